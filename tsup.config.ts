@@ -1,0 +1,31 @@
+import { defineConfig } from 'tsup';
+
+const entry = {
+  index: 'src/index.ts',
+  'testing/index': 'src/testing/index.ts',
+  'testing/cli': 'src/testing/cli.ts',
+};
+
+export default defineConfig([
+  {
+    entry,
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    splitting: true,
+    treeshake: true,
+  },
+  {
+    // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas')`
+    // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
+    entry: { index: entry.index, 'testing/index': entry['testing/index'] },
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    noExternal: ['ky'],
+    treeshake: true,
+  },
+]);
