@@ -1,0 +1,140 @@
+/**
+ * The service's envelopes: `success` carries data, `fail` carries field
+ * messages, `error` carries a message. Turns a response into parsed data or
+ * the error its status calls for, whatever the body holds.
+ */
+import {
+  APIError,
+  BadRequestError,
+  describeFields,
+  errorClassFor,
+  type FieldErrors,
+  type ResponseIssue,
+  ResponseValidationError,
+} from './errors.js';
+import { dottedPath, type Schema } from './schema.js';
+
+/** A response read to the end, with the context errors report. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** `POST /v1/transfers`, for messages. */
+  label: string;
+  idempotencyKey: string | undefined;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Parses a 2xx response with `schema` (which describes the whole success envelope). */
+export function decodeSuccess<T>(raw: RawResponse, schema: Schema<T, unknown>): T {
+  const parsed = parseJson(raw.text);
+  if (!parsed.ok) {
+    throw invalidResponse(raw, [{ path: '', message: raw.text === '' ? 'the body is empty' : 'the body is not JSON' }]);
+  }
+  const body = parsed.value;
+  if (!isObject(body)) throw invalidResponse(raw, [{ path: '', message: 'the body is not a JSON object' }]);
+  if (body.status !== 'success') {
+    // A 2xx carrying a `fail` or `error` envelope is still a refusal, never data.
+    if (body.status === 'fail' || body.status === 'error') throw apiError(raw, body);
+    throw invalidResponse(raw, [{ path: 'status', message: 'expected "success"' }]);
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw invalidResponse(
+      raw,
+      result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: describeIssue(issue) })),
+    );
+  }
+  return result.data;
+}
+
+/** The error for a non-2xx response, with the service's message when the body has one. */
+export function decodeFailure(raw: RawResponse): APIError {
+  const parsed = parseJson(raw.text);
+  return apiError(raw, parsed.ok ? parsed.value : raw.text);
+}
+
+function apiError(raw: RawResponse, body: unknown): APIError {
+  const fields = isObject(body) && body.status === 'fail' ? failFields(body.data) : {};
+  const detail = serviceMessage(body, fields);
+  const ErrorClass = errorClassFor(raw.status);
+  return new ErrorClass({
+    status: raw.status,
+    message: `${raw.label} failed with ${raw.status}: ${detail}${hint(raw.status)}`,
+    body,
+    headers: raw.headers,
+    fields,
+    idempotencyKey: raw.idempotencyKey,
+  });
+}
+
+/** The field map of a `fail` envelope; `{ message }` alone is not a field. */
+function failFields(data: unknown): FieldErrors {
+  const fields: FieldErrors = {};
+  if (!isObject(data)) return fields;
+  for (const [field, messages] of Object.entries(data)) {
+    if (Array.isArray(messages)) fields[field] = messages.map(String);
+    else if (field !== 'message') fields[field] = [String(messages)];
+  }
+  return fields;
+}
+
+function serviceMessage(body: unknown, fields: FieldErrors): string {
+  if (isObject(body)) {
+    if (typeof body.message === 'string') return body.message;
+    if (isObject(body.data) && typeof body.data.message === 'string') return body.data.message;
+    if (Object.keys(fields).length > 0) return describeFields(fields);
+  }
+  if (typeof body === 'string' && body.trim() !== '') return `non-JSON body: ${snippet(body)}`;
+  return 'no error message in the response';
+}
+
+function hint(status: number): string {
+  if (status === 401) return ' (check the apiKey option or the LUNAS_API_KEY variable)';
+  return '';
+}
+
+function snippet(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
+}
+
+function invalidResponse(raw: RawResponse, issues: ResponseIssue[]): ResponseValidationError {
+  const first = issues[0];
+  const where = first && first.path !== '' ? `at ${first.path}: ` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return new ResponseValidationError({
+    summary: `${raw.label} returned ${raw.status} with an unexpected body: ${where}${first?.message ?? 'invalid'}${more}`,
+    issues,
+    body: raw.text,
+    status: raw.status,
+    headers: raw.headers,
+    idempotencyKey: raw.idempotencyKey,
+  });
+}
+
+interface ZodIssueLike {
+  code: string;
+  message: string;
+  expected?: unknown;
+  path: readonly PropertyKey[];
+}
+
+function describeIssue(issue: ZodIssueLike): string {
+  if (issue.code === 'invalid_type') return `expected ${String(issue.expected)}`;
+  if (issue.code === 'invalid_union') return 'does not match any accepted type';
+  return issue.message;
+}

@@ -1,0 +1,186 @@
+/**
+ * The error hierarchy. Every error the SDK throws is a {@link LunasError}, so one
+ * `instanceof` check separates lunas failures from bugs in the caller's code.
+ */
+
+/** Field name (dotted for nested fields, e.g. `customer_details.email`) to messages. */
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * The base class of every error thrown by lunas.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.transfers.create(params);
+ * } catch (error) {
+ *   if (error instanceof LunasError) console.error(error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class LunasError extends Error {
+  /**
+   * The Idempotency-Key sent with the failed POST, when there was one. Retrying
+   * the same operation with this key can never perform it twice.
+   */
+  idempotencyKey: string | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; idempotencyKey?: string | undefined }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.idempotencyKey = options?.idempotencyKey;
+  }
+
+  /** A plain, key-free summary, so `JSON.stringify(error)` shows what went wrong. */
+  toJSON(): Record<string, unknown> {
+    const { cause: _cause, ...fields } = { ...this } as Record<string, unknown>;
+    return { name: this.name, message: this.message, ...fields };
+  }
+}
+
+/** What an {@link APIError} knows about the response that carried it. */
+export interface APIErrorInit {
+  status: number;
+  message: string;
+  /** The parsed JSON body, or the raw text when the body was not JSON. */
+  body: unknown;
+  headers: Headers;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * The service answered with an error status. Subclasses narrow it by status;
+ * `status`, `body`, `headers` and `requestId` are always available.
+ */
+export class APIError extends LunasError {
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** The parsed JSON body, or the raw text when the body was not JSON. */
+  readonly body: unknown;
+  /** The response headers. */
+  readonly headers: Headers;
+  /** The `x-request-id` response header, when the service sent one: quote it to support. */
+  readonly requestId: string | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(init.message, { idempotencyKey: init.idempotencyKey });
+    this.status = init.status;
+    this.body = init.body;
+    this.headers = init.headers;
+    this.requestId = init.headers.get('x-request-id') ?? undefined;
+  }
+}
+
+/** 400: the service rejected the request. `fields` maps field names to its messages. */
+export class BadRequestError extends APIError {
+  /** The `fail` envelope's field map; empty when the body carried only a `message`. */
+  readonly fields: FieldErrors;
+
+  constructor(init: APIErrorInit & { fields: FieldErrors }) {
+    super(init);
+    this.fields = init.fields;
+  }
+}
+
+/** 401: the API key is missing, invalid or revoked. */
+export class AuthenticationError extends APIError {}
+/** 403: not allowed, for example a transfer beyond the available balance. */
+export class PermissionDeniedError extends APIError {}
+/** 404: the resource does not exist. */
+export class NotFoundError extends APIError {}
+/** 409: the request conflicts with another one; retried automatically. */
+export class ConflictError extends APIError {}
+/** 422: the request was understood but cannot be processed. */
+export class UnprocessableEntityError extends APIError {}
+/** 429: too many requests; retried automatically, honouring `Retry-After`. */
+export class RateLimitError extends APIError {}
+/** 500 and above: the service failed; retried automatically. */
+export class InternalServerError extends APIError {}
+
+/** No response arrived: DNS, refused or dropped connection, TLS failure. */
+export class APIConnectionError extends LunasError {}
+
+/** No response arrived within the per-attempt `timeout`. */
+export class APIConnectionTimeoutError extends APIConnectionError {}
+
+/** The caller's `AbortSignal` aborted the call; never retried. */
+export class APIUserAbortError extends LunasError {}
+
+/**
+ * The request was refused before anything was sent. `fields` maps dotted field
+ * names to messages, the same shape as the service's `fail` envelope.
+ */
+export class RequestValidationError extends LunasError {
+  /** Dotted field name to messages. */
+  readonly fields: FieldErrors;
+
+  constructor(fields: FieldErrors) {
+    super(`Invalid request: ${describeFields(fields)}`);
+    this.fields = fields;
+  }
+}
+
+/** One mismatch between a response and its schema. */
+export interface ResponseIssue {
+  /** Dotted path inside the response body, e.g. `data.amount`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * A response did not have the shape the service documents, so no value is
+ * returned from it. `path` names the first failing field and `body` holds the
+ * raw text, for a bug report.
+ */
+export class ResponseValidationError extends LunasError {
+  /** Dotted path of the first mismatch (`''` when the body as a whole is wrong). */
+  readonly path: string;
+  /** Every mismatch found. */
+  readonly issues: ResponseIssue[];
+  /** The raw response text. */
+  readonly body: string;
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** The `x-request-id` response header, when sent. */
+  readonly requestId: string | undefined;
+
+  constructor(init: {
+    summary: string;
+    issues: ResponseIssue[];
+    body: string;
+    status: number;
+    headers: Headers;
+    idempotencyKey?: string | undefined;
+  }) {
+    super(init.summary, { idempotencyKey: init.idempotencyKey });
+    this.issues = init.issues;
+    this.path = init.issues[0]?.path ?? '';
+    this.body = init.body;
+    this.status = init.status;
+    this.requestId = init.headers.get('x-request-id') ?? undefined;
+  }
+}
+
+/** `amount: Amount must be greater than 0; currency: Currency is required` */
+export function describeFields(fields: FieldErrors): string {
+  const parts = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join(', ')}`);
+  return parts.length > 0 ? parts.join('; ') : 'no details given';
+}
+
+type APIErrorClass = new (init: APIErrorInit & { fields: FieldErrors }) => APIError;
+
+const classByStatus: Record<number, APIErrorClass> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** The error class the contract assigns to an HTTP status. */
+export function errorClassFor(status: number): APIErrorClass {
+  return classByStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
+}

@@ -1,0 +1,45 @@
+/** Levels, from the most to the least verbose. `off` silences the SDK. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+
+/** Where log lines go. `console` fits; so do pino, winston and most loggers. */
+export interface Logger {
+  debug(message: string, ...details: unknown[]): void;
+  info(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+  error(message: string, ...details: unknown[]): void;
+}
+
+const rank: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && Object.hasOwn(rank, value);
+}
+
+/** Writes lines at or above `level`, with every occurrence of `secret` masked. */
+export class Log {
+  readonly #logger: Logger;
+  readonly #threshold: number;
+  readonly #secret: string;
+
+  constructor(logger: Logger, level: LogLevel, secret: string) {
+    this.#logger = logger;
+    this.#threshold = rank[level];
+    this.#secret = secret;
+  }
+
+  enabled(level: Exclude<LogLevel, 'off'>): boolean {
+    return rank[level] >= this.#threshold;
+  }
+
+  write(level: Exclude<LogLevel, 'off'>, message: string): void {
+    if (!this.enabled(level)) return;
+    // Lines are built by the SDK and never include headers, but a URL or a
+    // service message could still echo the key back: mask it regardless.
+    this.#logger[level](`lunas: ${redact(message, this.#secret)}`);
+  }
+}
+
+/** Replaces every occurrence of `secret` in `text`. */
+export function redact(text: string, secret: string): string {
+  return secret !== '' && text.includes(secret) ? text.replaceAll(secret, '[REDACTED]') : text;
+}

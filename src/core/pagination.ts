@@ -1,0 +1,181 @@
+/**
+ * `page`/`pagesize` pagination: a {@link Page} of results, and the
+ * {@link PagePromise} that `list()` returns, awaitable for the first page and
+ * `for await`-able over every item from there on.
+ */
+import { LunasError } from './errors.js';
+
+/** The list envelope's fields, as the service names them. */
+export interface PageEnvelope<T> {
+  data: T[];
+  page: number;
+  page_size: number;
+  total_items: number;
+}
+
+/** Fetches one page by number; the signal cancels a look-ahead fetch. */
+export type PageFetcher<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
+
+/**
+ * One page of a list, with the means to walk on.
+ *
+ * @example
+ * ```ts
+ * let page = await client.charges.list({ pagesize: 100 });
+ * while (true) {
+ *   for (const charge of page.data) console.log(charge.id);
+ *   if (!page.hasNextPage()) break;
+ *   page = await page.getNextPage();
+ * }
+ * ```
+ */
+export class Page<T> implements AsyncIterable<T> {
+  /** The items of this page, newest first. */
+  readonly data: T[];
+  /** The page number the service returned (1-based). */
+  readonly page: number;
+  /** The page size the service applied (it caps `pagesize` at 100). */
+  readonly page_size: number;
+  /** The number of items across all pages when this page was read. */
+  readonly total_items: number;
+  readonly #requested: number;
+  readonly #fetch: PageFetcher<T>;
+
+  /** @internal Built by list methods; not meant to be constructed by callers. */
+  constructor(envelope: PageEnvelope<T>, requested: number, fetch: PageFetcher<T>) {
+    this.data = envelope.data;
+    this.page = envelope.page;
+    this.page_size = envelope.page_size;
+    this.total_items = envelope.total_items;
+    this.#requested = requested;
+    this.#fetch = fetch;
+  }
+
+  /**
+   * Whether another page may hold items. False after an empty page, after a
+   * page shorter than its `page_size`, and when the service answered with a
+   * page other than the one asked for (so a walk can never loop).
+   */
+  hasNextPage(): boolean {
+    return this.data.length > 0 && this.data.length >= this.page_size && this.page === this.#requested;
+  }
+
+  /** Fetches the following page. Throws `LunasError` when {@link hasNextPage} is false. */
+  getNextPage(): Promise<Page<T>> {
+    if (!this.hasNextPage()) {
+      return Promise.reject(new LunasError('There is no next page; check hasNextPage() before getNextPage()'));
+    }
+    return this.#fetch(this.#requested + 1);
+  }
+
+  /**
+   * Yields this page and each following one. While the caller works on a
+   * page, the next is already being fetched (one page ahead at most); leaving
+   * the loop early cancels that request.
+   */
+  async *iterPages(): AsyncGenerator<Page<T>, void, undefined> {
+    let current: Page<T> = this;
+    let ahead: AbortController | undefined;
+    try {
+      while (true) {
+        let next: Promise<Page<T>> | undefined;
+        if (current.hasNextPage()) {
+          ahead = new AbortController();
+          next = current.#fetch(current.#requested + 1, ahead.signal);
+          // Handled when awaited below; without this an abandoned walk would
+          // report the cancelled look-ahead as an unhandled rejection.
+          next.catch(() => undefined);
+        }
+        yield current;
+        if (next === undefined) return;
+        current = await next;
+        ahead = undefined;
+      }
+    } finally {
+      ahead?.abort();
+    }
+  }
+
+  /**
+   * Yields every item from this page onward. A list is newest first, so items
+   * created during the walk push older ones onto the next page: an item whose
+   * `id` was on the previous page is skipped rather than yielded twice.
+   */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    let previous = new Set<string>();
+    for await (const page of this.iterPages()) {
+      const current = new Set<string>();
+      for (const item of page.data) {
+        const id = idOf(item);
+        if (id !== undefined) {
+          if (previous.has(id) || current.has(id)) continue;
+          current.add(id);
+        }
+        yield item;
+      }
+      previous = current;
+    }
+  }
+}
+
+function idOf(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const id = (item as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * What `list()` returns: `await` it for the first {@link Page}, or
+ * `for await` over it for every item across pages. The first request is sent
+ * when it is first awaited or iterated, not before.
+ *
+ * @example
+ * ```ts
+ * for await (const charge of client.charges.list({ pagesize: 100 })) {
+ *   console.log(charge.id, charge.status);
+ * }
+ * ```
+ */
+export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
+  // `then` on a subclass would otherwise build PagePromises through this constructor.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  #load: (() => Promise<Page<T>>) | undefined;
+  #first: Promise<Page<T>> | undefined;
+
+  /** @internal Built by list methods. */
+  constructor(load: () => Promise<Page<T>>) {
+    super((resolve) => resolve(undefined as never));
+    this.#load = load;
+  }
+
+  #firstPage(): Promise<Page<T>> {
+    if (this.#first === undefined) {
+      this.#first = this.#load!();
+      this.#load = undefined;
+    }
+    return this.#first;
+  }
+
+  override then<R1 = Page<T>, R2 = never>(
+    onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#firstPage().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<T> | R> {
+    return this.#firstPage().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#firstPage().finally(onfinally);
+  }
+
+  /** Every item from the first page onward, across pages. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    yield* await this.#firstPage();
+  }
+}

@@ -1,0 +1,78 @@
+import { RequestValidationError, type FieldErrors } from './errors.js';
+
+/**
+ * Options accepted by every method as its last argument.
+ *
+ * @example
+ * ```ts
+ * await client.transfers.create(params, { idempotencyKey: `invoice-${invoice.id}`, timeout: 10_000 });
+ * ```
+ */
+export interface RequestOptions {
+  /**
+   * The Idempotency-Key of a POST. Defaults to a fresh UUID per call; pass your
+   * own (one per business operation, e.g. per invoice) to make retries of the
+   * whole operation safe across processes and restarts.
+   */
+  idempotencyKey?: string;
+  /** Per-attempt timeout in ms; overrides the client's `timeout`. */
+  timeout?: number;
+  /** Retries after the first attempt; overrides the client's `maxRetries`. */
+  maxRetries?: number;
+  /** Aborts the call, including any wait between retries. */
+  signal?: AbortSignal;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** Largest delay `setTimeout` honours. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+// RFC 9110 token characters for names; visible ASCII, space and tab for values.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const reservedHeaders = new Set(['authorization', 'idempotency-key', 'content-length', 'host']);
+
+/** Problems with a headers record, keyed `headers.<name>`; empty when it is fine. */
+export function headerProblems(headers: unknown, prefix = 'headers'): FieldErrors {
+  const problems: FieldErrors = {};
+  if (headers === undefined) return problems;
+  if (typeof headers !== 'object' || headers === null) return { [prefix]: ['Headers must be an object of strings'] };
+  for (const [name, value] of Object.entries(headers)) {
+    const key = `${prefix}.${name}`;
+    if (!HEADER_NAME.test(name)) problems[key] = ['Header name is not a valid HTTP token'];
+    else if (reservedHeaders.has(name.toLowerCase()))
+      problems[key] = ['This header is set by the SDK; use the apiKey or idempotencyKey option'];
+    else if (typeof value !== 'string' || !HEADER_VALUE.test(value))
+      problems[key] = ['Header value must be a string without control characters such as CR or LF'];
+  }
+  return problems;
+}
+
+export function timeoutProblem(value: unknown): string | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS
+    ? undefined
+    : `Timeout must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`;
+}
+
+export function maxRetriesProblem(value: unknown): string | undefined {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 10
+    ? undefined
+    : 'Max retries must be an integer from 0 to 10';
+}
+
+/** Refuses malformed per-call options before anything is sent. */
+export function checkRequestOptions(options: RequestOptions): void {
+  const problems: FieldErrors = headerProblems(options.headers);
+  const add = (field: string, message: string | undefined) => {
+    if (message !== undefined) problems[field] = [message];
+  };
+  if (options.timeout !== undefined) add('timeout', timeoutProblem(options.timeout));
+  if (options.maxRetries !== undefined) add('maxRetries', maxRetriesProblem(options.maxRetries));
+  if (options.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(String(options.idempotencyKey)))
+    add('idempotencyKey', 'Idempotency key must be 1 to 255 visible ASCII characters');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    add('signal', 'Signal must be an AbortSignal');
+  if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+}

@@ -1,0 +1,56 @@
+import { APIConnectionError, APIError } from './errors.js';
+
+/** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+const INITIAL_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
+/** Connection failures, timeouts, 408, 409, 429 and 5xx. Everything else is final. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true; // includes timeouts
+  if (error instanceof APIError) {
+    const { status } = error;
+    return status === 408 || status === 409 || status === 429 || status >= 500;
+  }
+  return false;
+}
+
+/**
+ * The wait the service asked for, in ms: `retry-after-ms`, else `Retry-After`
+ * as seconds or an HTTP date. Undefined when absent, unreadable or above 60 s.
+ */
+export function serverRequestedDelay(headers: Headers, now: number = Date.now()): number | undefined {
+  const inMs = headers.get('retry-after-ms');
+  const fromMs = inMs === null ? undefined : parseNonNegative(inMs);
+  const retryAfter = headers.get('retry-after');
+  const delay = fromMs ?? (retryAfter === null ? undefined : parseRetryAfter(retryAfter, now));
+  return delay !== undefined && delay <= MAX_RETRY_AFTER_MS ? delay : undefined;
+}
+
+function parseRetryAfter(value: string, now: number): number | undefined {
+  const seconds = parseNonNegative(value);
+  if (seconds !== undefined) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function parseNonNegative(value: string): number | undefined {
+  const trimmed = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+/**
+ * Exponential backoff for retry number `retry` (1 for the first retry): 0.5 s
+ * doubling to at most 8 s, less up to 25% jitter so clients that failed
+ * together do not retry together.
+ */
+export function backoffDelay(retry: number, random: () => number = Math.random): number {
+  const base = Math.min(INITIAL_BACKOFF_MS * 2 ** Math.max(0, retry - 1), MAX_BACKOFF_MS);
+  return base * (1 - 0.25 * random());
+}
+
+/** The wait before retry number `retry`, given the failed attempt's response headers. */
+export function retryDelay(retry: number, headers: Headers | undefined): number {
+  return (headers && serverRequestedDelay(headers)) ?? backoffDelay(retry);
+}

@@ -1,0 +1,163 @@
+/**
+ * Shared Zod pieces. Responses are read leniently (unknown fields kept,
+ * unknown enum values accepted); requests strictly, with the service's messages.
+ */
+import * as z from 'zod/mini';
+import type { FieldErrors } from './errors.js';
+
+export { z };
+
+/** A schema that accepts `In` and parses to `Out`. */
+export type Schema<Out, In = Out> = z.ZodMiniType<Out, In>;
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Money as a string with exactly two fractional digits: `10000` and `"10000"`
+ * both become `"10000.00"`. Undefined when the value is not a finite decimal or
+ * would lose a non-zero digit beyond the cents.
+ */
+export function normalizeMoney(value: number | string): string | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    // BigInt prints large integers without an exponent; String() gives the
+    // shortest round-tripping form of the rest (and an exponent, refused, for
+    // values far below a cent).
+    text = Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  } else {
+    text = value;
+  }
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  if (/[1-9]/.test(fraction.slice(2))) return undefined;
+  return `${sign}${whole.replace(/^0+(?=\d)/, '')}.${fraction.padEnd(2, '0').slice(0, 2)}`;
+}
+
+/** Money in a response: a JSON number or string, normalised to two decimals. */
+export const money: Schema<string, number | string> = z.pipe(
+  z.union([z.number(), z.string()]),
+  z.transform((value, ctx) => {
+    const normalized = normalizeMoney(value);
+    if (normalized === undefined) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'expected a decimal amount with at most two fractional digits' });
+      return z.NEVER;
+    }
+    return normalized;
+  }),
+);
+
+/**
+ * A string enum that stays open: known values autocomplete, and a value added
+ * by the service later still parses instead of breaking the caller.
+ */
+export function openEnum<const T extends readonly string[]>(_known: T): Schema<T[number] | (string & {})> {
+  return z.string();
+}
+
+/** A field the service may omit or send as null. */
+export function maybe<Out, In>(schema: Schema<Out, In>): z.ZodMiniOptional<z.ZodMiniNullable<Schema<Out, In>>> {
+  return z.optional(z.nullable(schema));
+}
+
+/** Any JSON object, every field kept: for resources the service leaves unspecified. */
+export const jsonObject: Schema<Record<string, unknown>> = z.record(z.string(), z.unknown());
+
+/** Number of Unicode code points, so an emoji counts once towards a length limit. */
+export function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/**
+ * Money in a request: a number or decimal string, finite, above 0, at most two
+ * fractional digits; sent as a JSON number, so it must survive that exactly.
+ */
+export function moneyParam(label: string): Schema<number, number | string> {
+  const invalid = `${label} must be a number with at most two decimal places`;
+  return z.pipe(
+    z.union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${label} is required` : invalid) }),
+    z.transform((value, ctx) => {
+      const normalized = normalizeMoney(value);
+      const fail = (message: string) => {
+        ctx.issues.push({ code: 'custom', input: value, message });
+        return z.NEVER;
+      };
+      if (normalized === undefined) return fail(invalid);
+      if (normalized.startsWith('-') || /^0\.00$/.test(normalized)) return fail(`${label} must be greater than 0`);
+      const sent = Number(normalized);
+      if (normalizeMoney(sent) !== normalized) return fail(`${label} is too large to send exactly`);
+      return sent;
+    }),
+  );
+}
+
+/** A string with a type message and an optional code-point limit. */
+export function textParam(label: string, maxLength?: number): Schema<string> {
+  const text = z.string({ error: `${label} must be a string` });
+  if (maxLength === undefined) return text;
+  return text.check(
+    z.refine((value: string) => codePoints(value) <= maxLength, `${label} must be at most ${maxLength} characters`),
+  );
+}
+
+/** Three ASCII letters, sent lower-case. */
+export function currencyParam(requiredMessage?: string): Schema<string> {
+  return z.pipe(
+    z.string({
+      error: (issue) =>
+        issue.input === undefined && requiredMessage ? requiredMessage : 'Currency must be a three-letter code',
+    }),
+    z.transform((value, ctx) => {
+      if (value === '' && requiredMessage) {
+        ctx.issues.push({ code: 'custom', input: value, message: requiredMessage });
+        return z.NEVER;
+      }
+      if (!/^[A-Za-z]{3}$/.test(value)) {
+        ctx.issues.push({ code: 'custom', input: value, message: 'Currency must be a three-letter code' });
+        return z.NEVER;
+      }
+      return value.toLowerCase();
+    }),
+  );
+}
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A `Date` or an ISO 8601 string with a zone, sent as ISO 8601 UTC. */
+export function datetimeParam(label: string): Schema<string, Date | string> {
+  const message = `${label} must be a valid Date or an ISO 8601 datetime`;
+  return z.pipe(
+    z.union([z.date({ error: message }), z.string({ error: message })], { error: message }),
+    z.transform((value, ctx) => {
+      const time = typeof value === 'string' ? (ISO_DATETIME.test(value) ? Date.parse(value) : Number.NaN) : value.getTime();
+      if (Number.isNaN(time)) {
+        ctx.issues.push({ code: 'custom', input: value, message });
+        return z.NEVER;
+      }
+      return new Date(time).toISOString();
+    }),
+  );
+}
+
+/** Zod issues as the service's field map: dotted path to messages. */
+export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const fields: FieldErrors = {};
+  const add = (path: readonly PropertyKey[], message: string) => {
+    (fields[dottedPath(path)] ??= []).push(message);
+  };
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add([...issue.path, key], 'Unknown field');
+    } else {
+      add(issue.path, issue.message);
+    }
+  }
+  return fields;
+}
+
+export function dottedPath(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}

@@ -1,0 +1,201 @@
+/**
+ * The one module that talks HTTP (and the only one that imports ky). One call
+ * here is one logical operation: one Idempotency-Key, up to `maxRetries + 1`
+ * attempts, each with its own timeout, all cancelled by the caller's signal.
+ *
+ * ky sends each attempt (base URL joining, query, JSON body, headers); the
+ * retry loop is ours because the contract's policy (409 retried, any 5xx,
+ * `retry-after-ms`, waits over 60 s replaced by backoff, a timeout that also
+ * covers reading the body) does not fit ky's retry options.
+ */
+import ky, { type KyInstance } from 'ky';
+import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
+import { type Log, redact } from './log.js';
+import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import { isRetryable, retryDelay } from './retry.js';
+import type { Schema } from './schema.js';
+
+/** What the transport needs from the client's options, already checked. */
+export interface TransportConfig {
+  apiKey: string;
+  baseURL: string;
+  timeout: number;
+  maxRetries: number;
+  fetch: typeof globalThis.fetch | undefined;
+  defaultHeaders: Record<string, string>;
+  userAgent: string;
+  log: Log;
+}
+
+/** One endpoint call, described by a resource. */
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST';
+  /** Relative to the base URL, without a leading slash; ids already encoded. */
+  path: string;
+  query?: Record<string, number | string | undefined>;
+  /** The validated wire body of a POST. */
+  body?: unknown;
+  /** Describes the whole success envelope. */
+  schema: Schema<T, unknown>;
+}
+
+/** What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}. */
+export interface ResponseInfo {
+  /** HTTP status of the final attempt. */
+  readonly status: number;
+  /** Response headers of the final attempt. */
+  readonly headers: Headers;
+  /** The `x-request-id` header, when the service sent one. */
+  readonly requestId: string | undefined;
+  /** Number of attempts made, 1 when there was no retry. */
+  readonly attempts: number;
+  /** The Idempotency-Key sent, for POST calls. */
+  readonly idempotencyKey: string | undefined;
+}
+
+/** The parsed envelope and the exchange that produced it. */
+export interface Result<T> {
+  body: T;
+  info: ResponseInfo;
+}
+
+export class Transport {
+  readonly #config: TransportConfig;
+  readonly #ky: KyInstance;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+    this.#ky = ky.create({
+      prefixUrl: config.baseURL,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+  }
+
+  async request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<Result<T>> {
+    checkRequestOptions(options);
+    const { log } = this.#config;
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    const timeout = options.timeout ?? this.#config.timeout;
+    const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+    const headers = this.#headers(options.headers, idempotencyKey);
+    const label = `${spec.method} /${spec.path}`;
+
+    for (let attempt = 1; ; attempt++) {
+      let failure: LunasError;
+      let failedHeaders: Headers | undefined;
+      try {
+        if (log.enabled('debug')) log.write('debug', `${label} attempt ${attempt} of ${maxRetries + 1}`);
+        const raw = await this.#attempt(spec, headers, timeout, options.signal, label, idempotencyKey);
+        const info: ResponseInfo = {
+          status: raw.status,
+          headers: raw.headers,
+          requestId: raw.headers.get('x-request-id') ?? undefined,
+          attempts: attempt,
+          idempotencyKey,
+        };
+        if (raw.status >= 200 && raw.status < 300) return { body: decodeSuccess(raw, spec.schema), info };
+        failure = decodeFailure(raw);
+        failedHeaders = raw.headers;
+      } catch (error) {
+        if (!(error instanceof LunasError)) throw error;
+        failure = error;
+      }
+      if (attempt > maxRetries || !isRetryable(failure)) throw withAttempts(failure, attempt);
+      const wait = retryDelay(attempt, failedHeaders);
+      log.write('info', `${label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
+      await sleep(wait, options.signal, idempotencyKey);
+    }
+  }
+
+  #headers(extra: Record<string, string> | undefined, idempotencyKey: string | undefined): Record<string, string> {
+    return {
+      accept: 'application/json',
+      'user-agent': this.#config.userAgent,
+      ...this.#config.defaultHeaders,
+      ...extra,
+      authorization: `Bearer ${this.#config.apiKey}`,
+      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+    };
+  }
+
+  /** One attempt, read to the end of the body under one timeout. */
+  async #attempt(
+    spec: RequestSpec<unknown>,
+    headers: Record<string, string>,
+    timeout: number,
+    signal: AbortSignal | undefined,
+    label: string,
+    idempotencyKey: string | undefined,
+  ): Promise<RawResponse> {
+    if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeout);
+    const forwardAbort = () => controller.abort();
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    try {
+      const response = await this.#ky(spec.path, {
+        method: spec.method,
+        headers,
+        signal: controller.signal,
+        ...(spec.query ? { searchParams: definedOnly(spec.query) } : {}),
+        ...(spec.body === undefined ? {} : { json: spec.body }),
+      });
+      const text = redact(await response.text(), this.#config.apiKey);
+      return { status: response.status, headers: response.headers, text, label, idempotencyKey };
+    } catch (error) {
+      if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
+      if (controller.signal.aborted) {
+        throw new APIConnectionTimeoutError(`${label} timed out after ${timeout} ms`, { idempotencyKey });
+      }
+      throw new APIConnectionError(`${label} failed to connect: ${describeCause(error)}`, {
+        cause: error,
+        idempotencyKey,
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forwardAbort);
+    }
+  }
+}
+
+function definedOnly(query: Record<string, number | string | undefined>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) result[name] = String(value);
+  return result;
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}
+
+/** Adds the attempt count to a final error, and the safe way to retry a POST. */
+function withAttempts(error: LunasError, attempts: number): LunasError {
+  if (attempts > 1) error.message += ` (after ${attempts} attempts)`;
+  if (error.idempotencyKey !== undefined && isRetryable(error)) {
+    error.message += `; retry with idempotencyKey "${error.idempotencyKey}" to avoid a duplicate`;
+  }
+  return error;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, idempotencyKey: string | undefined): Promise<void> {
+  const abortError = () =>
+    new APIUserAbortError('The call was aborted by the caller while waiting to retry', { idempotencyKey });
+  if (signal?.aborted) return Promise.reject(abortError());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

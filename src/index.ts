@@ -1,0 +1,54 @@
+/**
+ * lunas: the typed SDK for the lunas payments service.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'lunas';
+ *
+ * const client = new Client({ apiKey: process.env.LUNAS_API_KEY, baseURL: 'https://api.example.com' });
+ * const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+ * for await (const transfer of client.transfers.list({ pagesize: 100 })) console.log(transfer.id);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { Client, type ClientOptions } from './client.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  type APIErrorInit,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  type FieldErrors,
+  InternalServerError,
+  LunasError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  type ResponseIssue,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from './core/errors.js';
+export type { Logger, LogLevel } from './core/log.js';
+export { Page, type PageEnvelope, PagePromise } from './core/pagination.js';
+export type { RequestOptions } from './core/request-options.js';
+export { getResponseInfo, type ListParams } from './core/resource.js';
+export type { ResponseInfo } from './core/transport.js';
+export type { Charge, ChargeCreateParams, CreatedCharge } from './resources/charges.js';
+export type { PaymentMethod } from './resources/payment-methods.js';
+export type { Payout } from './resources/payouts.js';
+export type { Transfer, TransferCreateParams } from './resources/transfers.js';
+export { VERSION } from './version.js';
+export {
+  CHARGE_EVENT_TYPES,
+  type ChargeEvent,
+  type ChargeEventType,
+  EventValidationError,
+  type LunasEvent,
+  parseEvent,
+  type UnknownEvent,
+} from './webhooks.js';

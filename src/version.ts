@@ -1,0 +1,2 @@
+/** The SDK's version, sent in the User-Agent header. Kept in step with package.json by a test. */
+export const VERSION = '0.1.0';

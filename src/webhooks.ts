@@ -1,0 +1,100 @@
+/**
+ * Webhook events. The service names the events but shows neither their
+ * payload nor a signature scheme; lunas reads the shape its sandbox sends
+ * (`{ id, type, created_at, data }`) and stays tolerant of additions.
+ * Nothing here proves an event came from the service: before acting on one,
+ * retrieve the charge by `data.id` and trust what the API says.
+ */
+import { LunasError, type ResponseIssue } from './core/errors.js';
+import { dottedPath, jsonObject, z } from './core/schema.js';
+import { chargeSchema } from './resources/charges.js';
+
+/** The event types the service documents. */
+export const CHARGE_EVENT_TYPES = [
+  'payment_charge.created',
+  'payment_charge.update',
+  'payment_charge.succeeded',
+  'payment_charge.failed',
+] as const;
+
+/** One of the documented charge event types. */
+export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
+
+const eventFields = {
+  id: z.string(),
+  created_at: z.string(),
+};
+
+const chargeEventSchema = z.looseObject({
+  ...eventFields,
+  type: z.enum(CHARGE_EVENT_TYPES),
+  data: chargeSchema,
+});
+
+const otherEventSchema = z.looseObject({
+  ...eventFields,
+  type: z.string(),
+  data: jsonObject,
+});
+
+/** A charge changed status; `data` is the charge as it now stands. */
+export type ChargeEvent = z.output<typeof chargeEventSchema>;
+
+/**
+ * An event of a type this version of lunas does not know yet. Its `type` is
+ * never one of {@link ChargeEventType}, so checking `event.type` narrows
+ * {@link LunasEvent} to {@link ChargeEvent}.
+ */
+export type UnknownEvent = Omit<z.output<typeof otherEventSchema>, 'type'> & {
+  type: string & { readonly unknownEventType?: never };
+};
+
+/** Any event the service may send. */
+export type LunasEvent = ChargeEvent | UnknownEvent;
+
+/** A webhook body that is not a well-formed event. */
+export class EventValidationError extends LunasError {
+  /** Every mismatch found. */
+  readonly issues: ResponseIssue[];
+
+  constructor(issues: ResponseIssue[]) {
+    const first = issues[0];
+    super(`Invalid webhook event${first ? ` at ${first.path || 'the top level'}: ${first.message}` : ''}`);
+    this.issues = issues;
+  }
+}
+
+/**
+ * Parses and validates a webhook body: the raw text (or bytes) as received,
+ * or an already parsed object.
+ *
+ * @example
+ * ```ts
+ * app.post('/webhooks/lunas', express.text({ type: '*\/*' }), (req, res) => {
+ *   const event = parseEvent(req.body);
+ *   if (event.type === 'payment_charge.succeeded') markPaid(event.data.client_reference_id);
+ *   res.sendStatus(204);
+ * });
+ * ```
+ * @throws {EventValidationError} when the body is not JSON or not an event.
+ */
+export function parseEvent(body: string | Uint8Array | object): LunasEvent {
+  let value: unknown = body;
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new EventValidationError([{ path: '', message: 'the body is not JSON' }]);
+    }
+  }
+  const type = (value as { type?: unknown } | null)?.type;
+  const known = typeof type === 'string' && (CHARGE_EVENT_TYPES as readonly string[]).includes(type);
+  const result = (known ? chargeEventSchema : otherEventSchema).safeParse(value);
+  if (!result.success) {
+    throw new EventValidationError(
+      result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message })),
+    );
+  }
+  return result.data as LunasEvent;
+}
