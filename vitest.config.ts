@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Tests and examples import the package by name, as merchants do; here the
+    // name resolves to the source so no build is needed first.
+    alias: [
+      { find: /^lunas\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^lunas$/, replacement: source('./src/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -48,6 +48,7 @@ export {
   type ChargeEvent,
   type ChargeEventType,
   EventValidationError,
+  isChargeEvent,
   type LunasEvent,
   parseEvent,
   type UnknownEvent,

@@ -7,7 +7,7 @@
  */
 import { LunasError, type ResponseIssue } from './core/errors.js';
 import { dottedPath, jsonObject, z } from './core/schema.js';
-import { chargeSchema } from './resources/charges.js';
+import { type Charge, chargeSchema } from './resources/charges.js';
 
 /** The event types the service documents. */
 export const CHARGE_EVENT_TYPES = [
@@ -41,16 +41,38 @@ const otherEventSchema = z.looseObject({
 export type ChargeEvent = z.output<typeof chargeEventSchema>;
 
 /**
- * An event of a type this version of lunas does not know yet. Its `type` is
- * never one of {@link ChargeEventType}, so checking `event.type` narrows
- * {@link LunasEvent} to {@link ChargeEvent}.
+ * An event of a type this version of lunas does not know yet, kept whole.
+ * Use {@link isChargeEvent} to tell the two kinds of {@link LunasEvent} apart.
  */
-export type UnknownEvent = Omit<z.output<typeof otherEventSchema>, 'type'> & {
-  type: string & { readonly unknownEventType?: never };
-};
+export interface UnknownEvent {
+  /** Unique id of the event. */
+  id: string;
+  /** The event type, e.g. a future `transfer.created`. */
+  type: string;
+  /** When the event happened (ISO 8601). */
+  created_at: string;
+  /** The event's object, unvalidated beyond being a JSON object. */
+  data: Record<string, unknown>;
+  /** Fields added by the service later. */
+  [field: string]: unknown;
+}
 
 /** Any event the service may send. */
 export type LunasEvent = ChargeEvent | UnknownEvent;
+
+/**
+ * Whether an event is one of the documented charge events, whose `data` is a
+ * validated {@link Charge}.
+ *
+ * @example
+ * ```ts
+ * const event = parseEvent(body);
+ * if (isChargeEvent(event) && event.type === 'payment_charge.succeeded') fulfil(event.data.id);
+ * ```
+ */
+export function isChargeEvent(event: LunasEvent): event is ChargeEvent {
+  return (CHARGE_EVENT_TYPES as readonly string[]).includes(event.type);
+}
 
 /** A webhook body that is not a well-formed event. */
 export class EventValidationError extends LunasError {
@@ -72,7 +94,7 @@ export class EventValidationError extends LunasError {
  * ```ts
  * app.post('/webhooks/lunas', express.text({ type: '*\/*' }), (req, res) => {
  *   const event = parseEvent(req.body);
- *   if (event.type === 'payment_charge.succeeded') markPaid(event.data.client_reference_id);
+ *   if (isChargeEvent(event) && event.type === 'payment_charge.succeeded') markPaid(event.data.id);
  *   res.sendStatus(204);
  * });
  * ```
