@@ -1,0 +1,162 @@
+import type { EventLog } from './events.js';
+import { newId, newVirtualAccountNumber } from './ids.js';
+import { formatCents } from './money.js';
+import { newestFirstPage, type Page, type PageRequest } from './page.js';
+import type { ChargeInput } from './rules.js';
+import type { ChargeRecord, ChargeStatus } from './types.js';
+
+/** 0.7 % of a QRIS amount, rounded half up to the cent. */
+const qrisFee = (amount: bigint): bigint => (amount * 7n + 500n) / 1000n;
+const VIRTUAL_ACCOUNT_FEE = 400_000n;
+
+const DEFAULT_EXPIRY_MS = {
+  qris: 15 * 60_000,
+  virtual_account: 24 * 60 * 60_000,
+} as const;
+
+const DEFAULT_ACCOUNT_NAME = 'Customer';
+
+interface StoredCharge {
+  readonly id: string;
+  readonly input: ChargeInput;
+  readonly fee: bigint;
+  readonly virtualAccount: { account_name: string; account_number: string } | null;
+  readonly expiresAt: Date;
+  readonly createdAt: Date;
+  status: ChargeStatus;
+  paidAt: Date | null;
+  updatedAt: Date;
+}
+
+/** Charges in creation order, with their lifecycle and events. */
+export class ChargeBook {
+  private readonly ordered: StoredCharge[] = [];
+  private readonly byId = new Map<string, StoredCharge>();
+
+  constructor(
+    private readonly now: () => Date,
+    private readonly events: EventLog,
+  ) {}
+
+  /** Stores a validated charge and records `payment_charge.created`. */
+  create(input: ChargeInput): ChargeRecord {
+    const record = toRecord(this.store(input));
+    this.events.record('payment_charge.created', record);
+    return record;
+  }
+
+  /** Stores a validated charge without an event: bulk seeding. */
+  seed(input: ChargeInput): void {
+    this.store(input);
+  }
+
+  private store(input: ChargeInput): StoredCharge {
+    const createdAt = this.now();
+    const method = input.paymentMethod;
+    const charge: StoredCharge = {
+      id: newId('ch_'),
+      input,
+      fee: method === 'qris' ? qrisFee(input.amount) : VIRTUAL_ACCOUNT_FEE,
+      virtualAccount:
+        method === 'virtual_account'
+          ? {
+              account_name: input.virtualAccount.accountName ?? input.customer?.name ?? DEFAULT_ACCOUNT_NAME,
+              account_number: input.virtualAccount.accountNumber ?? newVirtualAccountNumber(),
+            }
+          : null,
+      expiresAt: input.expiresAt ?? new Date(createdAt.getTime() + DEFAULT_EXPIRY_MS[method]),
+      createdAt,
+      status: 'pending',
+      paidAt: null,
+      updatedAt: createdAt,
+    };
+    this.ordered.push(charge);
+    this.byId.set(charge.id, charge);
+    return charge;
+  }
+
+  /** A charge as retrieve serves it, or `undefined` when there is none. */
+  retrieve(id: string): ChargeRecord | undefined {
+    const charge = this.byId.get(id);
+    return charge && toRecord(this.expireIfDue(charge));
+  }
+
+  page(request: PageRequest): Page<ChargeRecord> {
+    return newestFirstPage(this.ordered, request, (charge) => toRecord(this.expireIfDue(charge)));
+  }
+
+  /** Moves a pending charge to `success` or `failed`; throws when it cannot. */
+  settle(id: string, outcome: 'success' | 'failed'): ChargeRecord {
+    const charge = this.byId.get(id);
+    if (!charge) throw new Error(`No charge with id ${JSON.stringify(id)}`);
+    this.expireIfDue(charge);
+    if (charge.status !== 'pending') {
+      throw new Error(`Charge ${id} is ${charge.status}, not pending: only a pending charge can be settled`);
+    }
+    const at = this.now();
+    charge.status = outcome;
+    charge.updatedAt = at;
+    if (outcome === 'success') charge.paidAt = at;
+    const record = toRecord(charge);
+    this.events.record(outcome === 'success' ? 'payment_charge.succeeded' : 'payment_charge.failed', record);
+    return record;
+  }
+
+  /** An unpaid charge past its expiry reads as failed; the first such read records the event. */
+  private expireIfDue(charge: StoredCharge): StoredCharge {
+    if (charge.status === 'pending' && this.now().getTime() >= charge.expiresAt.getTime()) {
+      charge.status = 'failed';
+      charge.updatedAt = charge.expiresAt > charge.createdAt ? charge.expiresAt : charge.createdAt;
+      this.events.record('payment_charge.failed', toRecord(charge));
+    }
+    return charge;
+  }
+}
+
+function toRecord(charge: StoredCharge): ChargeRecord {
+  const { input } = charge;
+  const record: ChargeRecord = {
+    id: charge.id,
+    payment_method: input.paymentMethod,
+    channel: input.channel,
+    status: charge.status,
+    currency: input.currency,
+    amount: formatCents(input.amount),
+    fee: formatCents(charge.fee),
+    client_reference_id: input.clientReferenceId,
+    customer_details: input.customer && {
+      name: input.customer.name,
+      email: input.customer.email,
+      phone_number: input.customer.phoneNumber,
+    },
+    items: input.items.map((item) => ({ name: item.name, price: formatCents(item.price), quantity: item.quantity })),
+    description: input.description,
+    expires_at: charge.expiresAt.toISOString(),
+    paid_at: charge.paidAt && charge.paidAt.toISOString(),
+    created_at: charge.createdAt.toISOString(),
+    updated_at: charge.updatedAt.toISOString(),
+  };
+  if (charge.virtualAccount) {
+    // Key order follows spec 2.1 so the JSON reads like the service's.
+    const { expires_at, paid_at, created_at, updated_at, ...head } = record;
+    return {
+      ...head,
+      payment_method_options: { virtual_account: { ...charge.virtualAccount } },
+      expires_at,
+      paid_at,
+      created_at,
+      updated_at,
+    };
+  }
+  return record;
+}
+
+/** The create response: a charge plus its customer-facing addresses. */
+export function withPaymentUrls(record: ChargeRecord, baseUrl: string): ChargeRecord {
+  const id = encodeURIComponent(record.id);
+  return {
+    ...record,
+    payment_url: `${baseUrl}/pay/${id}`,
+    ...(record.payment_method === 'qris' ? { qr_code_url: `${baseUrl}/qr/${id}.png` } : {}),
+  };
+}

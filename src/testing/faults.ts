@@ -1,0 +1,104 @@
+/**
+ * A fault makes the sandbox misbehave the way real infrastructure does, for a
+ * given number of matching requests.
+ *
+ * `method` and `path` narrow which requests it hits (any, when omitted);
+ * `times` is how many it hits (default 1, `Infinity` until
+ * `clearFaults()`).
+ *
+ * | kind | what the client sees | request processed? |
+ * |---|---|---|
+ * | `status` | that status; `body` (default an `error` envelope) and `headers` | no |
+ * | `html` | an HTML proxy error page, `text/html` (default 502) | no |
+ * | `delay` | the normal answer, `ms` later | yes |
+ * | `hang` | nothing, ever; the socket stays open | no |
+ * | `drop` | the connection closed before processing | no |
+ * | `lost-response` | the connection closed after processing | yes |
+ * | `malformed` | truncated JSON, `application/json` (default 200) | no |
+ *
+ * @example
+ * ```ts
+ * sandbox.inject({ kind: 'status', status: 429, headers: { 'Retry-After': '1' } });
+ * sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
+ * sandbox.inject({ kind: 'status', status: 503, times: Infinity });
+ * ```
+ */
+export type Fault = FaultTarget & FaultKind;
+
+/** Which requests a fault hits and how many times. */
+export interface FaultTarget {
+  /** HTTP method, case-insensitive; any when omitted. */
+  method?: string;
+  /** Request path without the query string, matched exactly, e.g. `/v1/transfers`; any when omitted. */
+  path?: string;
+  /** How many matching requests it hits; default 1; `Infinity` until `clearFaults()`. */
+  times?: number;
+}
+
+/** What a fault does. */
+export type FaultKind =
+  | { kind: 'status'; status: number; body?: string | object; headers?: Record<string, string> }
+  | { kind: 'html'; status?: number }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'hang' }
+  | { kind: 'drop' }
+  | { kind: 'lost-response' }
+  | { kind: 'malformed'; status?: number };
+
+/** The longest a timer can wait in Node. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+const KINDS = new Set(['status', 'html', 'delay', 'hang', 'drop', 'lost-response', 'malformed']);
+
+function assertStatus(status: unknown, kind: string): void {
+  if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)) {
+    throw new TypeError(`Fault ${kind}: status must be an integer from 200 to 599`);
+  }
+}
+
+/** Throws a `TypeError` naming the problem when `fault` cannot be armed. */
+export function assertFault(fault: Fault): void {
+  if (typeof fault !== 'object' || fault === null || !KINDS.has(fault.kind)) {
+    throw new TypeError(`Fault kind must be one of: ${[...KINDS].join(', ')}`);
+  }
+  const times = fault.times ?? 1;
+  if (!(times === Infinity || (Number.isInteger(times) && times >= 1))) {
+    throw new TypeError('Fault times must be a positive integer or Infinity');
+  }
+  if (fault.kind === 'status') {
+    if (fault.status === undefined) throw new TypeError('Fault status: status is required');
+    assertStatus(fault.status, fault.kind);
+  }
+  if (fault.kind === 'html' || fault.kind === 'malformed') assertStatus(fault.status, fault.kind);
+  if (fault.kind === 'delay' && !(Number.isFinite(fault.ms) && fault.ms >= 0 && fault.ms <= MAX_DELAY_MS)) {
+    throw new TypeError(`Fault delay: ms must be a number from 0 to ${MAX_DELAY_MS}`);
+  }
+}
+
+/** Armed faults, matched in the order armed. */
+export class FaultQueue {
+  private armed: { fault: Fault; remaining: number }[] = [];
+
+  arm(fault: Fault): void {
+    assertFault(fault);
+    this.armed.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
+  }
+
+  clear(): void {
+    this.armed = [];
+  }
+
+  /** The first armed fault matching the request, consuming one of its hits. */
+  take(method: string, path: string): Fault | undefined {
+    const index = this.armed.findIndex(
+      ({ fault }) =>
+        (fault.method === undefined || fault.method.toUpperCase() === method.toUpperCase()) &&
+        (fault.path === undefined || fault.path === path),
+    );
+    const entry = this.armed[index];
+    if (!entry) return undefined;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.armed.splice(index, 1);
+    return entry.fault;
+  }
+}

@@ -1,0 +1,124 @@
+import { newId } from './ids.js';
+import { formatCents, parseCents } from './money.js';
+import { newestFirstPage, type Page, type PageRequest } from './page.js';
+import type { AccountLookup, TransferInput } from './rules.js';
+import type { SandboxAccount, TransferRecord } from './types.js';
+
+interface Account {
+  readonly id: string;
+  readonly name: string;
+  readonly active: boolean;
+  balance: bigint;
+}
+
+export type TransferOutcome =
+  | { kind: 'created' | 'replayed'; transfer: TransferRecord }
+  | { kind: 'key-conflict' | 'insufficient-balance' | 'source-inactive' };
+
+/**
+ * Accounts, their balances in integer cents, and the transfers between them.
+ * Every method is synchronous: with the request body already read, a transfer
+ * is checked and applied in one turn of the event loop, so concurrent
+ * requests can neither overdraw an account nor both claim one idempotency key.
+ */
+export class Ledger implements AccountLookup {
+  private readonly accounts = new Map<string, Account>();
+  private readonly ordered: TransferRecord[] = [];
+  private readonly byAccount = new Map<string, TransferRecord[]>();
+  /** Idempotency-Key -> the successful request it answered. Kept for the sandbox's lifetime. */
+  private readonly byKey = new Map<string, { fingerprint: string; transfer: TransferRecord }>();
+
+  constructor(
+    accounts: readonly SandboxAccount[],
+    readonly sourceAccountId: string,
+    private readonly now: () => Date,
+  ) {
+    for (const account of accounts) {
+      const balance = parseCents(account.balance);
+      if (typeof account.balance !== 'string' || balance === undefined || balance < 0n) {
+        throw new TypeError(
+          `Account ${account.id}: balance must be a decimal string of at least 0 with at most two decimals, like "1000.00"`,
+        );
+      }
+      if (this.accounts.has(account.id)) throw new TypeError(`Account ${account.id} is listed twice`);
+      this.accounts.set(account.id, { id: account.id, name: account.name, active: account.active ?? true, balance });
+      this.byAccount.set(account.id, []);
+    }
+    if (!this.accounts.has(sourceAccountId)) {
+      throw new TypeError(`The caller's account ${sourceAccountId} is not among the sandbox accounts`);
+    }
+  }
+
+  isActive(accountId: string): boolean | undefined {
+    return this.accounts.get(accountId)?.active;
+  }
+
+  balance(accountId: string): string {
+    const account = this.accounts.get(accountId);
+    if (!account) throw new Error(`No account with id ${JSON.stringify(accountId)}`);
+    return formatCents(account.balance);
+  }
+
+  /** Applies a validated transfer from the caller's account, honouring `idempotencyKey`. */
+  transfer(input: TransferInput, idempotencyKey: string | undefined): TransferOutcome {
+    const fingerprint = JSON.stringify([
+      input.destinationAccountId,
+      input.amount.toString(),
+      input.currency,
+      input.clientReferenceId,
+      input.description,
+    ]);
+    if (idempotencyKey !== undefined) {
+      const earlier = this.byKey.get(idempotencyKey);
+      if (earlier) {
+        return earlier.fingerprint === fingerprint
+          ? { kind: 'replayed', transfer: earlier.transfer }
+          : { kind: 'key-conflict' };
+      }
+    }
+    const source = this.account(this.sourceAccountId);
+    const destination = this.account(input.destinationAccountId);
+    if (!source.active) return { kind: 'source-inactive' };
+    if (source.balance < input.amount) return { kind: 'insufficient-balance' };
+
+    source.balance -= input.amount;
+    destination.balance += input.amount;
+    const at = this.now().toISOString();
+    const transfer: TransferRecord = {
+      id: newId('tr_'),
+      source_account_id: source.id,
+      destination_account_id: destination.id,
+      source_account_name: source.name,
+      destination_account_name: destination.name,
+      status: 'succeeded',
+      currency: input.currency,
+      amount: formatCents(input.amount),
+      description: input.description,
+      client_reference_id: input.clientReferenceId,
+      created_at: at,
+      updated_at: at,
+    };
+    Object.freeze(transfer);
+    this.ordered.push(transfer);
+    this.byAccount.get(source.id)?.push(transfer);
+    this.byAccount.get(destination.id)?.push(transfer);
+    if (idempotencyKey !== undefined) this.byKey.set(idempotencyKey, { fingerprint, transfer });
+    return { kind: 'created', transfer };
+  }
+
+  /** Transfers involving `accountId`, newest first. */
+  page(accountId: string, request: PageRequest): Page<TransferRecord> {
+    return newestFirstPage(this.byAccount.get(accountId) ?? [], request, (transfer) => ({ ...transfer }));
+  }
+
+  /** Every transfer, oldest first. */
+  all(): TransferRecord[] {
+    return this.ordered.map((transfer) => ({ ...transfer }));
+  }
+
+  private account(id: string): Account {
+    const account = this.accounts.get(id);
+    if (!account) throw new Error(`No account with id ${JSON.stringify(id)}`);
+    return account;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Every program in examples/ runs, as a merchant would run it, against a
+ * sandbox over real HTTP, and prints what it promises.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { Client } from 'lunas';
+import { type Sandbox, startSandbox } from 'lunas/testing';
+import { afterEach, describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const tsx = 'node_modules/.bin/tsx';
+let sandbox: Sandbox | undefined;
+
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function runExample(file: string, env: Record<string, string> = {}): Promise<string> {
+  const { stdout } = await run(tsx, [`examples/${file}`], { env: { ...process.env, ...env }, timeout: 30_000 });
+  return stdout;
+}
+
+async function withSandbox(): Promise<Record<string, string>> {
+  sandbox = await startSandbox();
+  return { LUNAS_API_KEY: sandbox.apiKey, LUNAS_BASE_URL: sandbox.url };
+}
+
+describe('examples', () => {
+  test('demo.ts walks through charges, a listing, a lost response and balances', async () => {
+    const out = await runExample('demo.ts');
+    expect(out).toMatch(/QRIS charge ch_\w+: 25000\.00 idr, pending/);
+    expect(out).toMatch(/is now success, paid at \d{4}-/);
+    expect(out).toContain('transfers made: 1');
+    expect(out).toContain('Balances: merchant 900000.00, partner 100000.00');
+  });
+
+  test('create-qris-charge.ts creates a pending QRIS charge with a QR code', async () => {
+    const env = await withSandbox();
+    const out = await runExample('create-qris-charge.ts', env);
+    expect(out).toMatch(/Charge ch_\w+ for 25000\.00 idr is pending/);
+    expect(out).toMatch(/QR code: http:\/\/127\.0\.0\.1:\d+\//);
+  });
+
+  test('create-virtual-account-charge.ts creates and re-reads a virtual-account charge', async () => {
+    const env = await withSandbox();
+    const out = await runExample('create-virtual-account-charge.ts', env);
+    expect(out).toMatch(/Charge ch_\w+ for 150000\.50 idr is pending/);
+    expect(out).toContain('Status now: pending');
+  });
+
+  test('list-charges.ts counts every charge across pages', async () => {
+    const env = await withSandbox();
+    sandbox!.seedCharges(123);
+    const out = await runExample('list-charges.ts', env);
+    expect(out).toContain('123 charges, 123 pending');
+    expect(out).toContain('page 1: 10 of 123; more: true');
+  });
+
+  test('transfer-with-idempotency.ts moves the money once, however often it runs', async () => {
+    const env = await withSandbox();
+    const first = await runExample('transfer-with-idempotency.ts', env);
+    const second = await runExample('transfer-with-idempotency.ts', env);
+    expect(first).toMatch(/Transfer tr_\w+: 125000\.00 idr to Partner/);
+    expect(second).toBe(first);
+    expect(sandbox!.transfers()).toHaveLength(1);
+    expect(sandbox!.balance('acc_partner')).toBe('125000.00');
+  });
+
+  test('handle-errors.ts tells each failure apart', async () => {
+    const env = await withSandbox();
+    const out = await runExample('handle-errors.ts', env);
+    expect(out).toContain('bad amount: fix the request: {"amount":["Amount must be greater than 0"]}');
+    expect(out).toContain('inactive account: the service refused it: {"destination_account_id":["Destination account is not active"]}');
+    expect(out).toMatch(/unknown charge: no such resource \(request id req_\w+\)/);
+  });
+
+  test('webhook-handler.ts receives events and confirms the charge with the API', async () => {
+    const port = await freePort();
+    sandbox = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/` });
+    const env = { LUNAS_API_KEY: sandbox.apiKey, LUNAS_BASE_URL: sandbox.url, PORT: String(port), EXIT_AFTER_EVENTS: '2' };
+    const child = spawn(tsx, ['examples/webhook-handler.ts'], { env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    await until(() => out.includes('listening on'));
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 5000 });
+    await sandbox.payCharge(charge.id);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(out).toContain('payment_charge.created: ignored');
+    expect(out).toContain(`payment_charge.succeeded: ${charge.id} is success (5000.00 idr)`);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the example to start');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,92 @@
+import { afterEach } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
+
+/** Parsed JSON of a response; tests index into it freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Json;
+}
+
+export interface CallOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, instead of `body`. */
+  raw?: string | Uint8Array<ArrayBuffer>;
+  headers?: Record<string, string>;
+  /** The bearer key to send; `null` sends no Authorization header. Default: the sandbox's key. */
+  key?: string | null;
+  signal?: AbortSignal;
+}
+
+const running: Sandbox[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
+});
+
+/** Starts a sandbox that is closed after the current test. */
+export async function sandbox(options?: SandboxOptions): Promise<Sandbox> {
+  const started = await startSandbox(options);
+  running.push(started);
+  return started;
+}
+
+/** One request over real HTTP, with plain fetch. */
+export async function call(
+  target: Sandbox,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? target.apiKey : options.key;
+  if (key !== null) headers.authorization ??= `Bearer ${key}`;
+  let payload: string | Uint8Array<ArrayBuffer> | undefined = options.raw;
+  if (payload === undefined && options.body !== undefined) payload = JSON.stringify(options.body);
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(target.url + path, {
+    method,
+    headers,
+    ...(payload === undefined ? {} : { body: payload }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const text = await response.text();
+  let body: Json;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body };
+}
+
+export const validCharge = { payment_method: 'qris', amount: 10000 } as const;
+
+export const createCharge = (target: Sandbox, body: unknown = validCharge): Promise<ApiResponse> =>
+  call(target, 'POST', '/v1/payments/charges', { body });
+
+export const createTransfer = (
+  target: Sandbox,
+  body: Record<string, unknown>,
+  idempotencyKey?: string,
+): Promise<ApiResponse> =>
+  call(target, 'POST', '/v1/transfers', {
+    body,
+    ...(idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': idempotencyKey } }),
+  });
+
+/** Polls `check` until it returns true or `ms` pass. */
+export async function eventually(check: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxOptions } from '../../src/testing/index.js';
+import { call, createTransfer, sandbox } from './helpers.js';
+
+describe('startSandbox options', () => {
+  it('listens on 127.0.0.1 with the default key and accounts', async () => {
+    const box = await sandbox();
+    expect(box.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(box.apiKey).toBe('sk_test_sandbox');
+    expect(box.balance('acc_merchant')).toBe('1000000.00');
+    expect(box.balance('acc_partner')).toBe('0.00');
+    expect(box.balance('acc_closed')).toBe('0.00');
+    expect((await createTransfer(box, { destination_account_id: 'acc_closed', amount: 1, currency: 'idr' })).body.data)
+      .toEqual({ destination_account_id: ['Destination account is not active'] });
+  });
+
+  it('throws for an unknown account balance', async () => {
+    const box = await sandbox();
+    expect(() => box.balance('acc_nobody')).toThrow(/No account/);
+  });
+
+  it('uses the given accounts and caller account', async () => {
+    const box = await sandbox({
+      accounts: [
+        { id: 'acc_a', name: 'Alpha', balance: '10.5' },
+        { id: 'acc_b', name: 'Beta', balance: '0' },
+      ],
+      account: 'acc_b',
+    });
+    expect(box.balance('acc_a')).toBe('10.50');
+    const response = await createTransfer(box, { destination_account_id: 'acc_a', amount: 1, currency: 'idr' });
+    expect(response.status).toBe(403);
+  });
+
+  it('takes the first account as the caller when acc_merchant is absent', async () => {
+    const box = await sandbox({
+      accounts: [
+        { id: 'acc_first', name: 'First', balance: '5.00' },
+        { id: 'acc_second', name: 'Second', balance: '0.00' },
+      ],
+    });
+    const response = await createTransfer(box, { destination_account_id: 'acc_second', amount: 5, currency: 'idr' });
+    expect(response.body.data.source_account_id).toBe('acc_first');
+    expect(box.balance('acc_first')).toBe('0.00');
+  });
+
+  it('is not affected by later changes to the option arrays', async () => {
+    const accounts = [
+      { id: 'x', name: 'X', balance: '1.00' },
+      { id: 'y', name: 'Y', balance: '0.00' },
+    ];
+    const payouts = [{ id: 'po_1' }];
+    const box = await sandbox({ accounts, payouts, account: 'x' });
+    accounts[0]!.balance = '999.00';
+    payouts[0]!.id = 'po_changed';
+    expect(box.balance('x')).toBe('1.00');
+    expect((await call(box, 'GET', '/v1/payouts')).body.data).toEqual([{ id: 'po_1' }]);
+  });
+
+  it('serves the given payouts and payment methods exactly', async () => {
+    const payouts = [{ id: 'po_b', amount: '5.00', extra: { nested: true } }, { id: 'po_a' }];
+    const paymentMethods = [{ id: 'pm_x', type: 'qris' }];
+    const box = await sandbox({ payouts, paymentMethods });
+    expect((await call(box, 'GET', '/v1/payouts')).body.data).toEqual(payouts);
+    expect((await call(box, 'GET', '/v1/payments/methods')).body.data).toEqual(paymentMethods);
+  });
+
+  it('listens on the given port and rejects when it is taken', async () => {
+    const first = await sandbox();
+    const port = Number(new URL(first.url).port);
+    await expect(startSandbox({ port })).rejects.toThrow(/EADDRINUSE/);
+    await first.close();
+    const second = await sandbox({ port });
+    expect(second.url).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  it('closes idempotently and stops answering', async () => {
+    const box = await startSandbox();
+    await box.close();
+    await box.close();
+    await expect(fetch(`${box.url}/v1/payouts`)).rejects.toThrow(TypeError);
+  });
+
+  it.each<[string, SandboxOptions]>([
+    ['an apiKey with a space', { apiKey: 'sk test' }],
+    ['an empty apiKey', { apiKey: '' }],
+    ['a port out of range', { port: 70_000 }],
+    ['no accounts', { accounts: [] }],
+    ['a balance with three decimals', { accounts: [{ id: 'a', name: 'A', balance: '1.001' }] }],
+    ['a negative balance', { accounts: [{ id: 'a', name: 'A', balance: '-1.00' }] }],
+    ['a numeric balance', { accounts: [{ id: 'a', name: 'A', balance: 5 as unknown as string }] }],
+    ['a duplicate account', { accounts: [{ id: 'a', name: 'A', balance: '1' }, { id: 'a', name: 'B', balance: '1' }] }],
+    ['an unknown caller account', { account: 'acc_nobody' }],
+    ['a webhook URL that is not http', { webhookUrl: 'ftp://example.com' }],
+    ['a webhook URL that is not a URL', { webhookUrl: 'not a url' }],
+    ['payouts that are not objects', { payouts: [1 as unknown as Record<string, unknown>] }],
+  ])('rejects %s', async (_name, options) => {
+    await expect(startSandbox(options)).rejects.toThrow(TypeError);
+  });
+});
