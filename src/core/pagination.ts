@@ -97,31 +97,67 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   /**
-   * Yields every item from this page onward. A list is newest first, so items
-   * created during the walk push older ones onto the next page: an item whose
-   * `id` was on the previous page is skipped rather than yielded twice.
+   * Yields every item from this page onward, each once. A list is newest
+   * first, so items created during the walk push older ones onto later pages;
+   * those already yielded are skipped.
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    let previous = new Set<string>();
+    const repeats = new RepeatFilter();
     for await (const page of this.iterPages()) {
-      const current = new Set<string>();
-      for (const item of page.data) {
-        const id = idOf(item);
-        if (id !== undefined) {
-          if (previous.has(id) || current.has(id)) continue;
-          current.add(id);
-        }
-        yield item;
-      }
-      previous = current;
+      repeats.nextPage();
+      for (const item of page.data) if (!repeats.isRepeat(item)) yield item;
     }
   }
 }
 
-function idOf(item: unknown): string | undefined {
+/**
+ * Recognises items a newest-first walk has already yielded, in memory that
+ * does not grow with the walk. Two rules, so that neither a shift of many
+ * pages nor items without timestamps produce a duplicate:
+ * - by `created_at`: the walk moves back in time, so an item newer than the
+ *   last one yielded was yielded already (or created after the walk began);
+ *   for items sharing that last timestamp, their ids are remembered;
+ * - by `id`: any id seen on the previous or the current page.
+ */
+class RepeatFilter {
+  #cursor: number | undefined;
+  #idsAtCursor = new Set<string>();
+  #previousPage = new Set<string>();
+  #currentPage = new Set<string>();
+
+  nextPage(): void {
+    this.#previousPage = this.#currentPage;
+    this.#currentPage = new Set();
+  }
+
+  isRepeat(item: unknown): boolean {
+    const id = field(item, 'id');
+    if (id !== undefined) {
+      // Record repeats too: an item skipped here can reappear on the next page.
+      const seen = this.#previousPage.has(id) || this.#currentPage.has(id);
+      this.#currentPage.add(id);
+      if (seen) return true;
+    }
+    const created = field(item, 'created_at');
+    const time = created === undefined ? Number.NaN : Date.parse(created);
+    if (Number.isNaN(time)) return false;
+    if (this.#cursor !== undefined) {
+      if (time > this.#cursor) return true;
+      if (time === this.#cursor && id !== undefined && this.#idsAtCursor.has(id)) return true;
+    }
+    if (this.#cursor === undefined || time < this.#cursor) {
+      this.#cursor = time;
+      this.#idsAtCursor = new Set();
+    }
+    if (id !== undefined) this.#idsAtCursor.add(id);
+    return false;
+  }
+}
+
+function field(item: unknown, name: 'id' | 'created_at'): string | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
-  const id = (item as { id?: unknown }).id;
-  return typeof id === 'string' ? id : undefined;
+  const value = (item as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**
