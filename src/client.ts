@@ -11,29 +11,40 @@ import { VERSION } from './version.js';
 /**
  * Options of {@link Client}. Every one is optional; the key and URL default to
  * the `LUNAS_API_KEY` and `LUNAS_BASE_URL` environment variables.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({
+ *   baseURL: 'https://api.example.com',
+ *   timeout: 10_000,
+ *   maxRetries: 3,
+ *   defaultHeaders: { 'x-team': 'payments' },
+ *   logLevel: 'info',
+ * });
+ * ```
  */
 export interface ClientOptions {
   /** Secret API key, sent as `Authorization: Bearer`. Default: `LUNAS_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Base URL of the service, e.g. `https://api.example.com`. Default: `LUNAS_BASE_URL`. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Per-attempt timeout in ms. Default 30 000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt, for connection failures, timeouts, 408, 409, 429 and 5xx. Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** A fetch-compatible function, e.g. one that goes through a proxy. Default: the global `fetch`. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string>;
+  defaultHeaders?: Record<string, string> | undefined;
   /** Where log lines go. Default: `console`. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** The least severe level written. Default: `LUNAS_LOG`, else `warn`. */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /**
    * Allow construction in a browser. Off by default: a secret key shipped to a
    * browser is readable by every visitor.
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -78,6 +89,9 @@ export class Client {
     }
     const apiKey = checkApiKey(options.apiKey ?? readEnv('LUNAS_API_KEY'));
     this.baseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
+    // A derived client keeps what this one resolved, even if the environment changes.
+    this.#options.apiKey = apiKey;
+    this.#options.baseURL = this.baseURL;
     this.timeout = checkOption('timeout', options.timeout ?? DEFAULT_TIMEOUT_MS, timeoutProblem);
     this.maxRetries = checkOption('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES, maxRetriesProblem);
     const defaultHeaders = options.defaultHeaders ?? {};
@@ -113,7 +127,8 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    return new Client({ ...this.#options, ...overrides });
+    const changed = Object.entries(overrides).filter(([, value]) => value !== undefined);
+    return new Client({ ...this.#options, ...Object.fromEntries(changed) });
   }
 }
 

@@ -10,7 +10,7 @@
  * for await (const transfer of client.transfers.list({ pagesize: 100 })) console.log(transfer.id);
  * ```
  *
- * @packageDocumentation
+ * @module lunas
  */
 export { Client, type ClientOptions } from './client.js';
 export {
@@ -38,10 +38,10 @@ export { Page, type PageEnvelope, PagePromise } from './core/pagination.js';
 export type { RequestOptions } from './core/request-options.js';
 export { getResponseInfo, type ListParams } from './core/resource.js';
 export type { ResponseInfo } from './core/transport.js';
-export type { Charge, ChargeCreateParams, CreatedCharge } from './resources/charges.js';
-export type { PaymentMethod } from './resources/payment-methods.js';
-export type { Payout } from './resources/payouts.js';
-export type { Transfer, TransferCreateParams } from './resources/transfers.js';
+export { type Charge, type ChargeCreateParams, Charges, type CreatedCharge } from './resources/charges.js';
+export { type PaymentMethod, PaymentMethods } from './resources/payment-methods.js';
+export { type Payout, Payouts } from './resources/payouts.js';
+export { type Transfer, type TransferCreateParams, Transfers } from './resources/transfers.js';
 export { VERSION } from './version.js';
 export {
   CHARGE_EVENT_TYPES,

@@ -21,13 +21,17 @@ export const CHARGE_EVENT_TYPES = [
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
 const eventFields = {
+  /** Unique id of the event. */
   id: z.string(),
+  /** When the event happened (ISO 8601). */
   created_at: z.string(),
 };
 
 const chargeEventSchema = z.looseObject({
   ...eventFields,
+  /** One of {@link CHARGE_EVENT_TYPES}. */
   type: z.enum(CHARGE_EVENT_TYPES),
+  /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
   data: chargeSchema,
 });
 
@@ -37,8 +41,11 @@ const otherEventSchema = z.looseObject({
   data: jsonObject,
 });
 
-/** A charge changed status; `data` is the charge as it now stands. */
-export type ChargeEvent = z.output<typeof chargeEventSchema>;
+/**
+ * A charge event; `data` is the charge as it stood when the event was sent.
+ * The shape is the one the sandbox sends, since the service does not show one.
+ */
+export interface ChargeEvent extends z.output<typeof chargeEventSchema> {}
 
 /**
  * An event of a type this version of lunas does not know yet, kept whole.

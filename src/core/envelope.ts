@@ -12,6 +12,7 @@ import {
   type ResponseIssue,
   ResponseValidationError,
 } from './errors.js';
+import { redact } from './log.js';
 import { dottedPath, type Schema } from './schema.js';
 
 /** A response read to the end, with the context errors report. */
@@ -22,6 +23,8 @@ export interface RawResponse {
   /** `POST /v1/transfers`, for messages. */
   label: string;
   idempotencyKey: string | undefined;
+  /** The API key, masked in anything parsed from the body. */
+  secret: string;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -30,9 +33,15 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(text: string, secret: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    // The transport masked the key in the text; an escaped echo of it (`\/`,
+    // `\u0041`) survives that and is only whole after parsing. Bodies without
+    // a backslash cannot hold one, and skip the slower reviver.
+    const value: unknown = text.includes('\\')
+      ? JSON.parse(text, (_key, item: unknown) => (typeof item === 'string' ? redact(item, secret) : item))
+      : JSON.parse(text);
+    return { ok: true, value };
   } catch {
     return { ok: false };
   }
@@ -40,7 +49,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 
 /** Parses a 2xx response with `schema` (which describes the whole success envelope). */
 export function decodeSuccess<T>(raw: RawResponse, schema: Schema<T, unknown>): T {
-  const parsed = parseJson(raw.text);
+  const parsed = parseJson(raw.text, raw.secret);
   if (!parsed.ok) {
     throw invalidResponse(raw, [{ path: '', message: raw.text === '' ? 'the body is empty' : 'the body is not JSON' }]);
   }
@@ -63,7 +72,7 @@ export function decodeSuccess<T>(raw: RawResponse, schema: Schema<T, unknown>): 
 
 /** The error for a non-2xx response, with the service's message when the body has one. */
 export function decodeFailure(raw: RawResponse): APIError {
-  const parsed = parseJson(raw.text);
+  const parsed = parseJson(raw.text, raw.secret);
   return apiError(raw, parsed.ok ? parsed.value : raw.text);
 }
 

@@ -41,17 +41,31 @@ export class LunasError extends Error {
 
 /** What an {@link APIError} knows about the response that carried it. */
 export interface APIErrorInit {
+  /** The HTTP status of the response. */
   status: number;
+  /** The error message: the request, the status and the service's own message. */
   message: string;
   /** The parsed JSON body, or the raw text when the body was not JSON. */
   body: unknown;
+  /** The response headers. */
   headers: Headers;
+  /** The Idempotency-Key sent with the request, for a POST. */
   idempotencyKey?: string | undefined;
 }
 
 /**
  * The service answered with an error status. Subclasses narrow it by status;
  * `status`, `body`, `headers` and `requestId` are always available.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.charges.retrieve(id);
+ * } catch (error) {
+ *   if (error instanceof APIError) console.error(error.status, error.requestId, error.body);
+ *   throw error;
+ * }
+ * ```
  */
 export class APIError extends LunasError {
   /** The HTTP status of the response. */
@@ -110,6 +124,16 @@ export class APIUserAbortError extends LunasError {}
 /**
  * The request was refused before anything was sent. `fields` maps dotted field
  * names to messages, the same shape as the service's `fail` envelope.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.charges.create({ payment_method: 'qris', amount: 0 });
+ * } catch (error) {
+ *   if (error instanceof RequestValidationError) console.log(error.fields);
+ *   // { amount: ['Amount must be greater than 0'] }
+ * }
+ * ```
  */
 export class RequestValidationError extends LunasError {
   /** Dotted field name to messages. */
@@ -125,6 +149,7 @@ export class RequestValidationError extends LunasError {
 export interface ResponseIssue {
   /** Dotted path inside the response body, e.g. `data.amount`. */
   path: string;
+  /** What is wrong there, e.g. `expected string`. */
   message: string;
 }
 

@@ -1,11 +1,25 @@
 /** Levels, from the most to the least verbose. `off` silences the SDK. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
-/** Where log lines go. `console` fits; so do pino, winston and most loggers. */
+/**
+ * Where log lines go. `console` fits; so do pino, winston and most loggers.
+ * lunas calls each method with one string, prefixed `lunas: `, the API key masked.
+ *
+ * @example
+ * ```ts
+ * import pino from 'pino';
+ *
+ * const client = new Client({ logger: pino(), logLevel: 'info' });
+ * ```
+ */
 export interface Logger {
+  /** Verbose detail; lunas logs every attempt of every request at this level. */
   debug(message: string, ...details: unknown[]): void;
+  /** Notable events; lunas logs every retry, with its wait and cause, at this level. */
   info(message: string, ...details: unknown[]): void;
+  /** Problems that did not fail the call. */
   warn(message: string, ...details: unknown[]): void;
+  /** Failures. */
   error(message: string, ...details: unknown[]): void;
 }
 

@@ -7,9 +7,13 @@ import { LunasError } from './errors.js';
 
 /** The list envelope's fields, as the service names them. */
 export interface PageEnvelope<T> {
+  /** The items of the page. */
   data: T[];
+  /** The page number (1-based). */
   page: number;
+  /** The page size the service applied. */
   page_size: number;
+  /** The number of items across all pages. */
   total_items: number;
 }
 
@@ -73,8 +77,13 @@ export class Page<T> implements AsyncIterable<T> {
    * page, the next is already being fetched (one page ahead at most); leaving
    * the loop early cancels that request.
    */
-  async *iterPages(): AsyncGenerator<Page<T>, void, undefined> {
-    let current: Page<T> = this;
+  iterPages(): AsyncGenerator<Page<T>, void, undefined> {
+    // A generator method would keep `this`, the first page, alive for the
+    // whole walk; the static walker lets each page go once it is passed.
+    return Page.#walk(this);
+  }
+
+  static async *#walk<T>(current: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
     let ahead: AbortController | undefined;
     try {
       while (true) {
@@ -101,12 +110,16 @@ export class Page<T> implements AsyncIterable<T> {
    * first, so items created during the walk push older ones onto later pages;
    * those already yielded are skipped.
    */
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    const repeats = new RepeatFilter();
-    for await (const page of this.iterPages()) {
-      repeats.nextPage();
-      for (const item of page.data) if (!repeats.isRepeat(item)) yield item;
-    }
+  [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    return itemsOf(this.iterPages());
+  }
+}
+
+async function* itemsOf<T>(pages: AsyncIterable<Page<T>>): AsyncGenerator<T, void, undefined> {
+  const repeats = new RepeatFilter();
+  for await (const page of pages) {
+    repeats.nextPage();
+    for (const item of page.data) if (!repeats.isRepeat(item)) yield item;
   }
 }
 
@@ -173,7 +186,10 @@ function field(item: unknown, name: 'id' | 'created_at'): string | undefined {
  * ```
  */
 export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
-  // `then` on a subclass would otherwise build PagePromises through this constructor.
+  /**
+   * @internal `then` on a subclass would otherwise build PagePromises through
+   * this constructor.
+   */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }
@@ -211,7 +227,14 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   }
 
   /** Every item from the first page onward, across pages. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    yield* await this.#firstPage();
+  [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    return itemsFrom(this.#firstPage());
   }
+}
+
+/** Items from the first page on, without keeping the first page once the walk moves past it. */
+async function* itemsFrom<T>(first: Promise<Page<T>> | undefined): AsyncGenerator<T, void, undefined> {
+  const pages = (await first!).iterPages();
+  first = undefined;
+  yield* itemsOf(pages);
 }

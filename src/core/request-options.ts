@@ -14,15 +14,15 @@ export interface RequestOptions {
    * own (one per business operation, e.g. per invoice) to make retries of the
    * whole operation safe across processes and restarts.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Per-attempt timeout in ms; overrides the client's `timeout`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt; overrides the client's `maxRetries`. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Aborts the call, including any wait between retries. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Extra headers for this call. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** Largest delay `setTimeout` honours. */

@@ -27,10 +27,16 @@ export function serverRequestedDelay(headers: Headers, now: number = Date.now())
   return delay !== undefined && delay <= MAX_RETRY_AFTER_MS ? delay : undefined;
 }
 
+// IMF-fixdate, RFC 850 and asctime: the three forms of an HTTP date (RFC 9110).
+// Date.parse alone would also read values such as "-1" or "3,5" as dates.
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
 function parseRetryAfter(value: string, now: number): number | undefined {
   const seconds = parseNonNegative(value);
   if (seconds !== undefined) return seconds * 1000;
-  const date = Date.parse(value);
+  const trimmed = value.trim();
+  const date = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

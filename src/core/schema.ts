@@ -124,7 +124,17 @@ export function currencyParam(requiredMessage?: string): Schema<string> {
   );
 }
 
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Parses an ISO 8601 datetime with a zone; NaN for anything else, 30 February included. */
+function parseIsoDatetime(text: string): number {
+  const match = ISO_DATETIME.exec(text);
+  if (!match) return Number.NaN;
+  const [year, month, day] = match.slice(1, 4).map(Number) as [number, number, number];
+  // Date.parse rolls 30 February over into March; a real calendar date round-trips.
+  if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return Number.NaN;
+  return Date.parse(text);
+}
 
 /** A `Date` or an ISO 8601 string with a zone, sent as ISO 8601 UTC. */
 export function datetimeParam(label: string): Schema<string, Date | string> {
@@ -132,7 +142,7 @@ export function datetimeParam(label: string): Schema<string, Date | string> {
   return z.pipe(
     z.union([z.date({ error: message }), z.string({ error: message })], { error: message }),
     z.transform((value, ctx) => {
-      const time = typeof value === 'string' ? (ISO_DATETIME.test(value) ? Date.parse(value) : Number.NaN) : value.getTime();
+      const time = typeof value === 'string' ? parseIsoDatetime(value) : value.getTime();
       if (Number.isNaN(time)) {
         ctx.issues.push({ code: 'custom', input: value, message });
         return z.NEVER;

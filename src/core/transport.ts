@@ -111,21 +111,21 @@ export class Transport {
     }
   }
 
-  #headers(extra: Record<string, string> | undefined, idempotencyKey: string | undefined): Record<string, string> {
-    return {
-      accept: 'application/json',
-      'user-agent': this.#config.userAgent,
-      ...this.#config.defaultHeaders,
-      ...extra,
-      authorization: `Bearer ${this.#config.apiKey}`,
-      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
-    };
+  /** Later sources win, whatever the case of the names: SDK defaults, client, call, then auth. */
+  #headers(extra: Record<string, string> | undefined, idempotencyKey: string | undefined): Headers {
+    const headers = new Headers({ accept: 'application/json', 'user-agent': this.#config.userAgent });
+    for (const source of [this.#config.defaultHeaders, extra]) {
+      if (source) for (const [name, value] of Object.entries(source)) headers.set(name, value);
+    }
+    headers.set('authorization', `Bearer ${this.#config.apiKey}`);
+    if (idempotencyKey !== undefined) headers.set('idempotency-key', idempotencyKey);
+    return headers;
   }
 
   /** One attempt, read to the end of the body under one timeout. */
   async #attempt(
     spec: RequestSpec<unknown>,
-    headers: Record<string, string>,
+    headers: Headers,
     timeout: number,
     signal: AbortSignal | undefined,
     label: string,
@@ -145,7 +145,8 @@ export class Transport {
         ...(spec.body === undefined ? {} : { json: spec.body }),
       });
       const text = redact(await response.text(), this.#config.apiKey);
-      return { status: response.status, headers: response.headers, text, label, idempotencyKey };
+      const secret = this.#config.apiKey;
+      return { status: response.status, headers: response.headers, text, label, idempotencyKey, secret };
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
       if (controller.signal.aborted) {

@@ -6,6 +6,8 @@ import { jsonObject, type z } from '../core/schema.js';
 /**
  * A payment method available to the merchant. The service does not specify
  * its fields, so it is typed as a JSON object with every field kept.
+ *
+ * @useDeclaredType
  */
 export type PaymentMethod = z.output<typeof paymentMethodSchema>;
 

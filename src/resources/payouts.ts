@@ -6,6 +6,8 @@ import { jsonObject, type z } from '../core/schema.js';
 /**
  * A payout to an external bank account. The service does not specify its
  * fields, so it is typed as a JSON object with every field kept.
+ *
+ * @useDeclaredType
  */
 export type Payout = z.output<typeof payoutSchema>;
 

@@ -1,7 +1,7 @@
 import type { EventLog } from './events.js';
 import { newId, newVirtualAccountNumber } from './ids.js';
 import { formatCents } from './money.js';
-import { newestFirstPage, type Page, type PageRequest } from './page.js';
+import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { ChargeInput } from './rules.js';
 import type { ChargeRecord, ChargeStatus } from './types.js';
 
@@ -28,7 +28,7 @@ interface StoredCharge {
   updatedAt: Date;
 }
 
-/** Charges in creation order, with their lifecycle and events. */
+/** Charges ordered by creation time, with their lifecycle and events. */
 export class ChargeBook {
   private readonly ordered: StoredCharge[] = [];
   private readonly byId = new Map<string, StoredCharge>();
@@ -70,7 +70,7 @@ export class ChargeBook {
       paidAt: null,
       updatedAt: createdAt,
     };
-    this.ordered.push(charge);
+    insertByCreation(this.ordered, charge, (stored) => stored.createdAt.getTime());
     this.byId.set(charge.id, charge);
     return charge;
   }

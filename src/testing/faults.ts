@@ -37,13 +37,46 @@ export interface FaultTarget {
 
 /** What a fault does. */
 export type FaultKind =
-  | { kind: 'status'; status: number; body?: string | object; headers?: Record<string, string> }
-  | { kind: 'html'; status?: number }
-  | { kind: 'delay'; ms: number }
-  | { kind: 'hang' }
-  | { kind: 'drop' }
-  | { kind: 'lost-response' }
-  | { kind: 'malformed'; status?: number };
+  | {
+      /** Answer with `status`, without processing the request. */
+      kind: 'status';
+      /** The HTTP status, 200 to 599. */
+      status: number;
+      /** Sent as is (a string) or as JSON (an object); default an `error` envelope. */
+      body?: string | object;
+      /** Extra response headers, e.g. `Retry-After`; they may override `content-type`. */
+      headers?: Record<string, string>;
+    }
+  | {
+      /** Answer with a proxy's HTML error page, without processing the request. */
+      kind: 'html';
+      /** The HTTP status; default 502. */
+      status?: number;
+    }
+  | {
+      /** Process the request and answer normally, `ms` later. */
+      kind: 'delay';
+      /** The delay in milliseconds. */
+      ms: number;
+    }
+  | {
+      /** Never answer; the socket stays open. */
+      kind: 'hang';
+    }
+  | {
+      /** Close the connection before processing the request. */
+      kind: 'drop';
+    }
+  | {
+      /** Process the request, then close the connection without an answer. */
+      kind: 'lost-response';
+    }
+  | {
+      /** Answer with truncated JSON, without processing the request. */
+      kind: 'malformed';
+      /** The HTTP status; default 200. */
+      status?: number;
+    };
 
 /** The longest a timer can wait in Node. */
 const MAX_DELAY_MS = 2_147_483_647;

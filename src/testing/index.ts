@@ -13,7 +13,7 @@
  * await sandbox.close();
  * ```
  *
- * @packageDocumentation
+ * @module lunas/testing
  */
 import { ChargeBook } from './charges.js';
 import {

@@ -1,6 +1,6 @@
 import { newId } from './ids.js';
 import { formatCents, parseCents } from './money.js';
-import { newestFirstPage, type Page, type PageRequest } from './page.js';
+import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { AccountLookup, TransferInput } from './rules.js';
 import type { SandboxAccount, TransferRecord } from './types.js';
 
@@ -100,8 +100,10 @@ export class Ledger implements AccountLookup {
     };
     Object.freeze(transfer);
     this.ordered.push(transfer);
-    this.byAccount.get(source.id)?.push(transfer);
-    this.byAccount.get(destination.id)?.push(transfer);
+    for (const accountId of [source.id, destination.id]) {
+      const list = this.byAccount.get(accountId);
+      if (list) insertByCreation(list, transfer, (stored) => Date.parse(stored.created_at));
+    }
     if (idempotencyKey !== undefined) this.byKey.set(idempotencyKey, { fingerprint, transfer });
     return { kind: 'created', transfer };
   }

@@ -43,6 +43,27 @@ export function newestFirstPage<T, R>(items: readonly T[], request: PageRequest,
   return { data, total };
 }
 
+/**
+ * Adds `item` to `items`, kept in ascending creation time as the spec orders
+ * lists "by creation date". Appending is the usual case; a clock set back
+ * (the `now` option) inserts it where its timestamp belongs, after any equal.
+ */
+export function insertByCreation<T>(items: T[], item: T, createdAt: (item: T) => number): void {
+  const time = createdAt(item);
+  let low = 0;
+  let high = items.length;
+  if (high === 0 || createdAt(items[high - 1] as T) <= time) {
+    items.push(item);
+    return;
+  }
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (createdAt(items[middle] as T) <= time) low = middle + 1;
+    else high = middle;
+  }
+  items.splice(low, 0, item);
+}
+
 /** One page of `items` in the order given. */
 export function givenOrderPage<T>(items: readonly T[], request: PageRequest): Page<T> {
   const start = (request.page - 1) * request.pageSize;

@@ -1,0 +1,65 @@
+// Measurements 2 and 4: walking a charge list with the SDK's iterator.
+import { bareGet, listUrl, sdkClient } from './clients.js';
+import { compareOn, type BenchServer, type ServedComparison } from './server.js';
+import { sleep } from './stats.js';
+
+const PAGE_SIZE = 100;
+
+/** A walk that saw the wrong number of items measured something else: stop there. */
+function expectCount(label: string, seen: number, expected: number): void {
+  if (seen !== expected) throw new Error(`bench ${label}: walked ${seen} items, expected ${expected}`);
+}
+
+/** Measurement 2: `for await` over every item vs a bare fetch loop over pages. */
+export async function walkList(server: BenchServer, total: number): Promise<ServedComparison> {
+  const client = sdkClient(server.url);
+  return compareOn(
+    server,
+    7,
+    async () => {
+      let n = 0;
+      for await (const _charge of client.charges.list({ pagesize: PAGE_SIZE })) n++;
+      expectCount('walk (sdk)', n, total);
+    },
+    async () => {
+      let n = 0;
+      for (let page = 1; ; page++) {
+        const body = (await bareGet(listUrl(server.url, page, PAGE_SIZE))) as { data: unknown[] };
+        for (const _charge of body.data) n++;
+        if (body.data.length < PAGE_SIZE) break;
+      }
+      expectCount('walk (bare)', n, total);
+    },
+  );
+}
+
+/**
+ * Measurement 4: with server latency and consumer work of the same length,
+ * fetching one page ahead should overlap the two and nearly halve the walk.
+ * `server` must have latency; the baseline is the SDK walked page by page.
+ */
+export async function lookahead(server: BenchServer, total: number, workMs: number): Promise<ServedComparison> {
+  const client = sdkClient(server.url);
+  return compareOn(
+    server,
+    5,
+    async () => {
+      let n = 0;
+      for await (const _charge of client.charges.list({ pagesize: PAGE_SIZE })) {
+        if (++n % PAGE_SIZE === 0) await sleep(workMs);
+      }
+      expectCount('look-ahead (iterator)', n, total);
+    },
+    async () => {
+      let n = 0;
+      let page = await client.charges.list({ pagesize: PAGE_SIZE });
+      for (;;) {
+        n += page.data.length;
+        if (page.data.length > 0) await sleep(workMs);
+        if (!page.hasNextPage()) break;
+        page = await page.getNextPage();
+      }
+      expectCount('look-ahead (sequential)', n, total);
+    },
+  );
+}

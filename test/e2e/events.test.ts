@@ -1,0 +1,199 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { EventValidationError, parseEvent } from 'lunas';
+import { eventually, ISO_UTC, start } from './helpers.js';
+
+describe('charge lifecycle', () => {
+  it('payCharge: retrieve shows success with paid_at, and the events are recorded', async () => {
+    const { sandbox, client } = await start();
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    expect(sandbox.events.map((event) => event.type)).toEqual(['payment_charge.created']);
+
+    const settled = await sandbox.payCharge(charge.id);
+    expect(settled.status).toBe('success');
+    const paid = await client.charges.retrieve(charge.id);
+    expect(paid.status).toBe('success');
+    expect(paid.paid_at).toMatch(ISO_UTC);
+    expect(paid.paid_at).toBe(settled.paid_at);
+    expect(Date.parse(paid.updated_at)).toBeGreaterThanOrEqual(Date.parse(charge.created_at));
+
+    expect(sandbox.events.map((event) => [event.type, event.data.id, event.data.status])).toEqual([
+      ['payment_charge.created', charge.id, 'pending'],
+      ['payment_charge.succeeded', charge.id, 'success'],
+    ]);
+    // A settled charge cannot be settled again.
+    await expect(sandbox.payCharge(charge.id)).rejects.toThrow();
+    await expect(sandbox.failCharge(charge.id)).rejects.toThrow();
+    expect(sandbox.events).toHaveLength(2);
+  });
+
+  it('failCharge: retrieve and list show failed without paid_at', async () => {
+    const { sandbox, client } = await start();
+    const charge = await client.charges.create({ payment_method: 'virtual_account', amount: 50_000 });
+    await sandbox.failCharge(charge.id);
+
+    const failed = await client.charges.retrieve(charge.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.paid_at).toBeNull();
+    const page = await client.charges.list();
+    expect(page.data.map((item) => [item.id, item.status])).toEqual([[charge.id, 'failed']]);
+    expect(sandbox.events.map((event) => event.type)).toEqual(['payment_charge.created', 'payment_charge.failed']);
+    expect(sandbox.events[1]?.data.id).toBe(charge.id);
+  });
+
+  it('expiry: a charge read after its expires_at is failed, with one failed event', async () => {
+    let now = new Date('2025-01-01T00:00:00.000Z');
+    const { sandbox, client } = await start({ now: () => now });
+    const qris = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    const custom = await client.charges.create({
+      payment_method: 'virtual_account',
+      amount: 10_000,
+      expires_at: new Date(now.getTime() + 60 * 60_000),
+    });
+    expect(qris.created_at).toBe('2025-01-01T00:00:00.000Z');
+    expect(Date.parse(qris.expires_at)).toBeGreaterThan(now.getTime());
+    expect(custom.expires_at).toBe('2025-01-01T01:00:00.000Z');
+
+    // One millisecond before expiry: still pending.
+    now = new Date(Date.parse(qris.expires_at) - 1);
+    expect((await client.charges.retrieve(qris.id)).status).toBe('pending');
+
+    now = new Date(Date.parse(qris.expires_at) + 60_000);
+    const expired = await client.charges.retrieve(qris.id);
+    expect(expired.status).toBe('failed');
+    expect(expired.paid_at).toBeNull();
+    expect((await client.charges.retrieve(custom.id)).status).toBe('pending');
+    await expect(sandbox.payCharge(qris.id)).rejects.toThrow();
+
+    now = new Date('2025-01-01T01:00:00.000Z');
+    const page = await client.charges.list();
+    expect(page.data.map((item) => [item.id, item.status])).toEqual([
+      [custom.id, 'failed'],
+      [qris.id, 'failed'],
+    ]);
+
+    const failedEvents = sandbox.events.filter((event) => event.type === 'payment_charge.failed');
+    expect(failedEvents.map((event) => event.data.id)).toEqual([qris.id, custom.id]);
+    // Reading again records nothing more.
+    await client.charges.retrieve(qris.id);
+    expect(sandbox.events.filter((event) => event.type === 'payment_charge.failed')).toHaveLength(2);
+  });
+
+  it('a charge paid before expiry stays success after it', async () => {
+    let now = new Date('2025-06-01T12:00:00.000Z');
+    const { sandbox, client } = await start({ now: () => now });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    now = new Date(now.getTime() + 60_000);
+    await sandbox.payCharge(charge.id);
+    now = new Date(now.getTime() + 24 * 60 * 60_000);
+    const read = await client.charges.retrieve(charge.id);
+    expect(read.status).toBe('success');
+    expect(read.paid_at).toBe('2025-06-01T12:01:00.000Z');
+  });
+
+  it('seeded charges record no events', async () => {
+    const { sandbox } = await start();
+    sandbox.seedCharges(5);
+    expect(sandbox.events).toEqual([]);
+  });
+});
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A local webhook receiver on 127.0.0.1, closed after the test. */
+async function receiver(status = 204): Promise<{ url: string; deliveries: Delivery[] }> {
+  const deliveries: Delivery[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/lunas`, deliveries };
+}
+
+describe('webhooks', () => {
+  it('delivers each event to webhookUrl, and parseEvent reads it with the right type and charge', async () => {
+    const hook = await receiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+
+    const paid = await client.charges.create({ payment_method: 'qris', amount: 10_000, client_reference_id: 'order-1' });
+    const failed = await client.charges.create({ payment_method: 'virtual_account', amount: '20000.5' });
+    await sandbox.payCharge(paid.id);
+    await sandbox.failCharge(failed.id);
+
+    await eventually(() => hook.deliveries.length === 4);
+    const events = hook.deliveries.map((delivery) => parseEvent(delivery.body.toString('utf8')));
+    // Deliveries are fire-and-forget and may arrive out of order; compare as sets.
+    const summary = events.map((event) => `${event.type} ${String(event.data.id)}`).sort();
+    expect(summary).toEqual(
+      [
+        `payment_charge.created ${paid.id}`,
+        `payment_charge.created ${failed.id}`,
+        `payment_charge.succeeded ${paid.id}`,
+        `payment_charge.failed ${failed.id}`,
+      ].sort(),
+    );
+
+    for (const [index, delivery] of hook.deliveries.entries()) {
+      const event = events[index]!;
+      expect(delivery.headers['content-type']).toMatch(/^application\/json/);
+      expect(delivery.headers['lunas-event-id']).toBe(event.id);
+      expect(event.created_at).toMatch(ISO_UTC);
+    }
+
+    const succeeded = events.find((event) => event.type === 'payment_charge.succeeded');
+    if (succeeded?.type !== 'payment_charge.succeeded') throw new Error('no succeeded event');
+    expect(succeeded.data.status).toBe('success');
+    expect(succeeded.data.paid_at).toMatch(ISO_UTC);
+    expect(succeeded.data.amount).toBe('10000.00');
+    expect(succeeded.data.client_reference_id).toBe('order-1');
+
+    const failure = events.find((event) => event.type === 'payment_charge.failed');
+    if (failure?.type !== 'payment_charge.failed') throw new Error('no failed event');
+    expect(failure.data.status).toBe('failed');
+    expect(failure.data.amount).toBe('20000.50');
+
+    // The same events as the sandbox recorded, by id.
+    expect(new Set(events.map((event) => event.id))).toEqual(new Set(sandbox.events.map((event) => event.id)));
+    expect(sandbox.webhookFailures).toBe(0);
+  });
+
+  it('parseEvent accepts the raw bytes and the recorded objects alike', async () => {
+    const hook = await receiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 1_000 });
+    await eventually(() => hook.deliveries.length === 1);
+
+    const fromBytes = parseEvent(new Uint8Array(hook.deliveries[0]!.body));
+    const fromObject = parseEvent(sandbox.events[0]!);
+    expect(fromBytes).toEqual(fromObject);
+    expect(fromBytes.type).toBe('payment_charge.created');
+    expect(fromBytes.data.id).toBe(charge.id);
+    expect(() => parseEvent(hook.deliveries[0]!.body.subarray(0, 20).toString())).toThrow(EventValidationError);
+  });
+
+  it('counts failed deliveries without breaking the API', async () => {
+    const hook = await receiver(500);
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 1_000 });
+    await sandbox.payCharge(charge.id);
+    await eventually(() => sandbox.webhookFailures === 2);
+    expect(hook.deliveries).toHaveLength(2);
+    expect((await client.charges.retrieve(charge.id)).status).toBe('success');
+  });
+});

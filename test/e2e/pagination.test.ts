@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Charge,
+  type Client,
+  getResponseInfo,
+  InternalServerError,
+  LunasError,
+  type Page,
+  RequestValidationError,
+} from 'lunas';
+import type { Sandbox, SandboxOptions } from 'lunas/testing';
+import { rejection, sleep, start, startShared } from './helpers.js';
+
+const SEEDED = 1234;
+
+/** A clock that moves forward 1 ms per reading, so every charge has its own created_at. */
+function tickingClock(): Pick<SandboxOptions, 'now'> {
+  let tick = Date.parse('2025-01-01T00:00:00.000Z');
+  return { now: () => new Date(tick++) };
+}
+
+function expectNewestFirst(charges: readonly Charge[]): void {
+  for (let i = 1; i < charges.length; i++) {
+    const newer = Date.parse(charges[i - 1]!.created_at);
+    const older = Date.parse(charges[i]!.created_at);
+    if (!(newer > older)) expect.fail(`items ${i - 1} and ${i} are not newest first`);
+  }
+}
+
+describe(`walking ${SEEDED} charges`, () => {
+  let sandbox: Sandbox;
+  let client: Client;
+
+  beforeAll(async () => {
+    ({ sandbox, client } = await startShared(tickingClock()));
+    sandbox.seedCharges(SEEDED);
+  });
+
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  /** Requests the sandbox receives while `run` runs. */
+  async function requestsDuring(run: () => Promise<void>) {
+    const before = sandbox.requests.length;
+    await run();
+    return sandbox.requests.slice(before);
+  }
+
+  it('for await at pagesize 100 yields each charge once, newest first, in 13 requests', async () => {
+    const seen: Charge[] = [];
+    const requests = await requestsDuring(async () => {
+      for await (const charge of client.charges.list({ pagesize: 100 })) seen.push(charge);
+    });
+
+    expect(seen).toHaveLength(SEEDED);
+    expect(new Set(seen.map((charge) => charge.id)).size).toBe(SEEDED);
+    expectNewestFirst(seen);
+    // 12 full pages and a short 13th: the short page ends the walk without asking for page 14.
+    expect(requests.map((request) => request.query)).toEqual(
+      Array.from({ length: 13 }, (_, i) => ({ page: String(i + 1), pagesize: '100' })),
+    );
+    expect(requests.every((request) => request.method === 'GET' && request.path === '/v1/payments/charges')).toBe(true);
+  });
+
+  it('iterPages yields 13 pages with their envelope fields and request ids', async () => {
+    const pages: Page<Charge>[] = [];
+    const requests = await requestsDuring(async () => {
+      for await (const page of (await client.charges.list({ pagesize: 100 })).iterPages()) pages.push(page);
+    });
+
+    expect(pages.map((page) => page.page)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(pages.map((page) => page.data.length)).toEqual([...Array<number>(12).fill(100), 34]);
+    expect(pages.every((page) => page.page_size === 100 && page.total_items === SEEDED)).toBe(true);
+    expect(pages.map((page) => page.hasNextPage())).toEqual([...Array<boolean>(12).fill(true), false]);
+    const ids = pages.map((page) => getResponseInfo(page)?.requestId);
+    expect(new Set(ids).size).toBe(13);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(requests).toHaveLength(13);
+  });
+
+  it('getNextPage walks the same items as for await, then refuses to go past the end', async () => {
+    let page = await client.charges.list({ pagesize: 100 });
+    const ids = page.data.map((charge) => charge.id);
+    while (page.hasNextPage()) {
+      const next = await page.getNextPage();
+      expect(next.page).toBe(page.page + 1);
+      page = next;
+      ids.push(...page.data.map((charge) => charge.id));
+    }
+    expect(page.page).toBe(13);
+    expect(ids).toHaveLength(SEEDED);
+    expect(new Set(ids).size).toBe(SEEDED);
+    await expect(page.getNextPage()).rejects.toBeInstanceOf(LunasError);
+
+    const walked: string[] = [];
+    for await (const charge of client.charges.list({ pagesize: 100 })) walked.push(charge.id);
+    expect(walked).toEqual(ids);
+  });
+
+  it('starts from the page asked for', async () => {
+    const seen: string[] = [];
+    const requests = await requestsDuring(async () => {
+      for await (const charge of client.charges.list({ page: 12, pagesize: 100 })) seen.push(charge.id);
+    });
+    expect(seen).toHaveLength(SEEDED - 1100);
+    expect(requests.map((request) => request.query.page)).toEqual(['12', '13']);
+  });
+
+  it('uses the service’s default page size of 10', async () => {
+    const page = await client.charges.list();
+    expect(page.data).toHaveLength(10);
+    expect(page.page_size).toBe(10);
+    expect(page.total_items).toBe(SEEDED);
+  });
+
+  it('answers a page past the end with no items and no next page', async () => {
+    const page = await client.charges.list({ page: 14, pagesize: 100 });
+    expect(page.data).toEqual([]);
+    expect(page.total_items).toBe(SEEDED);
+    expect(page.hasNextPage()).toBe(false);
+  });
+
+  it('stops fetching when the loop is left early', async () => {
+    const requests = await requestsDuring(async () => {
+      let count = 0;
+      for await (const _charge of client.charges.list({ pagesize: 100 })) if (++count === 5) break;
+      await sleep(100);
+    });
+    // The first page, and at most the one fetched ahead.
+    expect(requests.length).toBeGreaterThanOrEqual(1);
+    expect(requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it.each([
+    [{ pagesize: 1000 }, 'pagesize'],
+    [{ pagesize: 101 }, 'pagesize'],
+    [{ pagesize: 0 }, 'pagesize'],
+    [{ pagesize: 2.5 }, 'pagesize'],
+    [{ page: 0 }, 'page'],
+    [{ page: -1 }, 'page'],
+  ])('refuses %j before sending', async (params, field) => {
+    const requests = await requestsDuring(async () => {
+      const error = await rejection(client.charges.list(params), RequestValidationError);
+      expect(Object.keys(error.fields)).toEqual([field]);
+      const walk = async () => {
+        for await (const _charge of client.charges.list(params)) expect.fail('yielded an item');
+      };
+      await rejection(walk(), RequestValidationError);
+      await rejection(client.transfers.list(params), RequestValidationError);
+    });
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('walk boundaries', () => {
+  it('asks for one empty page after an exact multiple of the page size', async () => {
+    const { sandbox, client } = await start(tickingClock());
+    sandbox.seedCharges(200);
+    const ids: string[] = [];
+    for await (const charge of client.charges.list({ pagesize: 100 })) ids.push(charge.id);
+    expect(new Set(ids).size).toBe(200);
+    expect(ids).toHaveLength(200);
+    expect(sandbox.requests.map((request) => request.query.page)).toEqual(['1', '2', '3']);
+  });
+
+  it('makes one request for an empty list', async () => {
+    const { sandbox, client } = await start();
+    for await (const _charge of client.charges.list({ pagesize: 100 })) expect.fail('yielded an item');
+    expect(sandbox.requests).toHaveLength(1);
+  });
+});
+
+describe('walks with the sandbox clock moved by the test', () => {
+  it('yields every charge when the clock was set forward and back between creations', async () => {
+    // A merchant's test may move the documented `now` option forward (to expire
+    // charges) and back again; the list stays in creation order, newest first.
+    let now = new Date('2025-01-01T00:00:00.000Z');
+    const { sandbox, client } = await start({ now: () => now });
+    sandbox.seedCharges(3);
+    now = new Date('2025-01-02T00:00:00.000Z');
+    sandbox.seedCharges(2);
+    now = new Date('2025-01-01T00:00:00.000Z');
+    sandbox.seedCharges(2);
+
+    const page = await client.charges.list({ pagesize: 100 });
+    expect(page.data).toHaveLength(7);
+    const walked: string[] = [];
+    for await (const charge of client.charges.list({ pagesize: 100 })) walked.push(charge.id);
+    expect(walked).toEqual(page.data.map((charge) => charge.id));
+  });
+});
+
+describe('faults during a walk', () => {
+  it('a page that fails once is retried and the walk goes on', async () => {
+    const { sandbox, client } = await start(tickingClock(), { maxRetries: 2 });
+    sandbox.seedCharges(250);
+    const first = await client.charges.list({ pagesize: 100 });
+    sandbox.inject({ kind: 'status', status: 503, method: 'GET', headers: { 'retry-after-ms': '10' } });
+    const ids: string[] = [];
+    for await (const charge of first) ids.push(charge.id);
+    expect(ids).toHaveLength(250);
+    expect(new Set(ids).size).toBe(250);
+    expect(sandbox.requests.map((request) => request.query.page)).toEqual(['1', '2', '2', '3']);
+  });
+
+  it('a page that keeps failing ends the walk with the error, after the items before it', async () => {
+    const { sandbox, client } = await start(tickingClock(), { maxRetries: 1 });
+    sandbox.seedCharges(250);
+    const first = await client.charges.list({ pagesize: 100 });
+    sandbox.inject({ kind: 'status', status: 500, method: 'GET', times: Infinity, headers: { 'retry-after-ms': '10' } });
+    let count = 0;
+    const walk = async () => {
+      for await (const _charge of first) count++;
+    };
+    const error = await rejection(walk(), InternalServerError);
+    expect(error.status).toBe(500);
+    expect(count).toBe(100);
+    expect(sandbox.requests.map((request) => request.query.page)).toEqual(['1', '2', '2']);
+  });
+});
+
+describe('charges created during a walk', () => {
+  async function seededIds(client: Client): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const charge of client.charges.list({ pagesize: 100 })) ids.push(charge.id);
+    return ids;
+  }
+
+  it('are not yielded, and shift no older item into a second appearance', async () => {
+    const { sandbox, client } = await start(tickingClock());
+    sandbox.seedCharges(250);
+    const original = await seededIds(client);
+    expect(original).toHaveLength(250);
+
+    const created: string[] = [];
+    const seen: Charge[] = [];
+    for await (const charge of client.charges.list({ pagesize: 100 })) {
+      seen.push(charge);
+      // Seven new charges in the middle of the first page, three more in the second.
+      if (seen.length === 50 || seen.length === 150) {
+        const count = seen.length === 50 ? 7 : 3;
+        for (let i = 0; i < count; i++) created.push((await client.charges.create({ payment_method: 'qris', amount: 500 })).id);
+      }
+    }
+
+    const ids = seen.map((charge) => charge.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(original);
+    expect(ids.some((id) => created.includes(id))).toBe(false);
+    expectNewestFirst(seen);
+    expect((await client.charges.list()).total_items).toBe(260);
+  });
+
+  it.for([
+    ['a ticking clock', tickingClock()],
+    ['the real clock (many charges share a millisecond)', {}],
+  ] as const)('never yield an item twice, even when more than a page is created between pages (%s)', async ([, clock]) => {
+    const { sandbox, client } = await start(clock);
+    sandbox.seedCharges(30);
+    const seen: string[] = [];
+    for await (const charge of client.charges.list({ pagesize: 10 })) {
+      seen.push(charge.id);
+      if (seen.length === 5) {
+        for (let i = 0; i < 15; i++) await client.charges.create({ payment_method: 'qris', amount: 500 });
+      }
+    }
+    const duplicates = seen.filter((id, index) => seen.indexOf(id) !== index);
+    expect(duplicates).toEqual([]);
+  });
+});

@@ -1,0 +1,347 @@
+/**
+ * Envelopes and errors: what each kind of response body becomes, which class
+ * is thrown, and what the error carries (status, message, body, headers,
+ * requestId, fields).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  LunasError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '../../src/index.js';
+import { chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import {
+  CHARGE_ID,
+  CHARGE_PATH,
+  CHARGES_PATH,
+  jsonReply,
+  rejectionOf,
+  route,
+  textReply,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+} from '../helpers/requests.js';
+
+/** A client that never retries, so each test sees one response. */
+const client = () => makeClient({ maxRetries: 0 });
+
+async function retrieveError(reply: () => Response): Promise<unknown> {
+  route('GET', CHARGE_PATH, reply);
+  return rejectionOf(client().charges.retrieve(CHARGE_ID));
+}
+
+async function transferError(reply: () => Response): Promise<unknown> {
+  route('POST', TRANSFERS_PATH, reply);
+  return rejectionOf(client().transfers.create(TRANSFER_PARAMS));
+}
+
+describe('the class hierarchy', () => {
+  it('every error class extends LunasError and Error', () => {
+    const headers = new Headers();
+    const init = { status: 400, message: 'm', body: null, headers, fields: {} };
+    const errors = [
+      new LunasError('x'),
+      new APIError(init),
+      new BadRequestError(init),
+      new AuthenticationError(init),
+      new PermissionDeniedError(init),
+      new NotFoundError(init),
+      new ConflictError(init),
+      new UnprocessableEntityError(init),
+      new RateLimitError(init),
+      new InternalServerError(init),
+      new APIConnectionError('x'),
+      new APIConnectionTimeoutError('x'),
+      new APIUserAbortError('x'),
+      new RequestValidationError({ amount: ['Amount must be greater than 0'] }),
+      new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers }),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(LunasError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(error.constructor.name);
+    }
+    for (const error of errors.slice(1, 10)) expect(error).toBeInstanceOf(APIError);
+    expect(new APIConnectionTimeoutError('x')).toBeInstanceOf(APIConnectionError);
+    expect(new APIUserAbortError('x')).not.toBeInstanceOf(APIConnectionError);
+    expect(new RequestValidationError({})).not.toBeInstanceOf(APIError);
+    expect(new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers })).not.toBeInstanceOf(
+      APIError,
+    );
+  });
+});
+
+describe('fail envelopes', () => {
+  it('400 with a field map gives BadRequestError.fields and a message naming the fields', async () => {
+    const data = {
+      amount: ['Amount must be greater than 0'],
+      currency: ['Currency is required'],
+      'customer_details.email': ['Invalid email format'],
+    };
+    const error = await transferError(() => jsonReply(400, { status: 'fail', data }));
+
+    expect(error).toBeInstanceOf(BadRequestError);
+    const bad = error as BadRequestError;
+    expect(bad.status).toBe(400);
+    expect(bad.fields).toEqual(data);
+    expect(bad.body).toEqual({ status: 'fail', data });
+    expect(bad.message).toContain('Amount must be greater than 0');
+    expect(bad.message).toContain('customer_details.email');
+    expect(bad.message).toContain('400');
+  });
+
+  it('400 with only data.message gives empty fields and the message', async () => {
+    const error = await transferError(() =>
+      jsonReply(400, { status: 'fail', data: { message: 'Destination account is not active' } }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).fields).toEqual({});
+    expect((error as BadRequestError).message).toContain('Destination account is not active');
+  });
+
+  it('404 with only data.message gives NotFoundError with the message', async () => {
+    const error = await retrieveError(() => jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).status).toBe(404);
+    expect((error as NotFoundError).message).toContain('Charge not found');
+    expect((error as NotFoundError).body).toEqual({ status: 'fail', data: { message: 'Charge not found' } });
+  });
+
+  it('a 400 field map with a single string message still lands in fields', async () => {
+    const error = await transferError(() =>
+      jsonReply(400, { status: 'fail', data: { destination_account_id: 'Destination account not found' } }),
+    );
+    expect((error as BadRequestError).fields).toEqual({ destination_account_id: ['Destination account not found'] });
+    expect((error as BadRequestError).message).toContain('Destination account not found');
+  });
+});
+
+describe('error envelopes', () => {
+  it('401 gives AuthenticationError whose message points at apiKey and LUNAS_API_KEY', async () => {
+    const error = await retrieveError(() => jsonReply(401, { status: 'error', message: 'Invalid or missing API key' }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    const auth = error as AuthenticationError;
+    expect(auth.status).toBe(401);
+    expect(auth.message).toContain('Invalid or missing API key');
+    expect(auth.message).toContain('apiKey');
+    expect(auth.message).toContain('LUNAS_API_KEY');
+  });
+
+  it('403 gives PermissionDeniedError with the service message', async () => {
+    const error = await transferError(() =>
+      jsonReply(403, { status: 'error', message: 'Insufficient balance for transfer' }),
+    );
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect((error as PermissionDeniedError).status).toBe(403);
+    expect((error as PermissionDeniedError).message).toContain('Insufficient balance for transfer');
+  });
+
+  it('the error message names the method and path', async () => {
+    const error = await transferError(() => jsonReply(403, { status: 'error', message: 'Insufficient balance' }));
+    expect((error as Error).message).toContain('POST /v1/transfers');
+  });
+
+  it('BadRequestError from an error envelope has empty fields', async () => {
+    const error = await transferError(() => jsonReply(400, { status: 'error', message: 'Malformed JSON' }));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).fields).toEqual({});
+    expect((error as BadRequestError).message).toContain('Malformed JSON');
+  });
+});
+
+describe('bodies that are not envelopes', () => {
+  it('an HTML 502 page gives InternalServerError with the text as body', async () => {
+    const html = '<html><body><h1>502 Bad Gateway</h1>\n<p>nginx</p></body></html>';
+    const error = await retrieveError(() => textReply(502, html, { 'content-type': 'text/html' }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    const server = error as InternalServerError;
+    expect(server.status).toBe(502);
+    expect(server.body).toBe(html);
+    expect(server.message).toContain('502 Bad Gateway');
+    expect(server.headers.get('content-type')).toBe('text/html');
+  });
+
+  it('a plain-text 429 gives RateLimitError with the text as body', async () => {
+    const error = await retrieveError(() => textReply(429, 'Too Many Requests'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).body).toBe('Too Many Requests');
+  });
+
+  it('an empty error body still gives the class for the status', async () => {
+    for (const [status, ErrorClass] of [
+      [500, InternalServerError],
+      [404, NotFoundError],
+      [409, ConflictError],
+    ] as const) {
+      const error = await retrieveError(() => textReply(status, ''));
+      expect((error as Error).constructor).toBe(ErrorClass);
+      expect((error as APIError).status).toBe(status);
+      expect((error as APIError).body).toBe('');
+      expect((error as APIError).message).toContain(String(status));
+    }
+  });
+
+  it('a JSON error body of another shape is kept as body', async () => {
+    const body = { error: { code: 'rate_limited' } };
+    const error = await retrieveError(() => jsonReply(422, body));
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect((error as APIError).body).toEqual(body);
+  });
+});
+
+describe('a 2xx is never returned as data unless it is a success envelope', () => {
+  it.each([
+    ['non-JSON text', '<html>ok</html>'],
+    ['an empty body', ''],
+    ['a truncated JSON body', '{"status":"success","data":{'],
+    ['JSON null', 'null'],
+    ['a JSON array', JSON.stringify([chargeJson()])],
+    ['a JSON string', '"success"'],
+    ['a JSON number', '200'],
+  ])('%s gives ResponseValidationError with the raw body', async (_name, text) => {
+    const error = await retrieveError(() => textReply(200, text, { 'content-type': 'application/json' }));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    const invalid = error as ResponseValidationError;
+    expect(invalid.body).toBe(text);
+    expect(invalid.status).toBe(200);
+    expect(invalid.path).toBe('');
+    expect(invalid.issues.length).toBeGreaterThan(0);
+    expect(invalid.message).toContain('GET /v1/payments/charges/ch_123');
+  });
+
+  it('says when the body is empty', async () => {
+    const error = await retrieveError(() => textReply(200, ''));
+    expect((error as Error).message).toContain('empty');
+  });
+
+  it.each([
+    ['missing', { data: chargeJson() }],
+    ['"ok"', { status: 'ok', data: chargeJson() }],
+    ['"SUCCESS"', { status: 'SUCCESS', data: chargeJson() }],
+    ['true', { status: true, data: chargeJson() }],
+  ])('an envelope with status %s gives ResponseValidationError at status', async (_name, body) => {
+    const error = await retrieveError(() => jsonReply(200, body));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('status');
+    expect(JSON.parse((error as ResponseValidationError).body)).toEqual(body);
+  });
+
+  it('a 200 fail envelope is an APIError with its fields, never data', async () => {
+    const data = { amount: ['Amount must be greater than 0'] };
+    const error = await transferError(() => jsonReply(200, { status: 'fail', data }));
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(200);
+    expect((error as APIError).message).toContain('Amount must be greater than 0');
+    expect((error as APIError).body).toEqual({ status: 'fail', data });
+  });
+
+  it('a 200 error envelope is an APIError with its message, never data', async () => {
+    const error = await retrieveError(() => jsonReply(200, { status: 'error', message: 'Something broke', data: chargeJson() }));
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).message).toContain('Something broke');
+  });
+
+  it('a 201 or 204 is held to the same rule', async () => {
+    expect(await retrieveError(() => textReply(204, ''))).toBeInstanceOf(ResponseValidationError);
+    const created = await retrieveError(() => jsonReply(201, { status: 'fail', data: { message: 'nope' } }));
+    expect(created).toBeInstanceOf(APIError);
+    expect((created as APIError).status).toBe(201);
+  });
+
+  it('a known field of the wrong type gives ResponseValidationError with its path', async () => {
+    const error = await retrieveError(() => jsonReply(200, success(chargeJson({ amount: true }))));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('data.amount');
+    expect((error as ResponseValidationError).message).toContain('data.amount');
+  });
+
+  it('a list envelope without its paging fields gives ResponseValidationError', async () => {
+    route('GET', CHARGES_PATH, () => jsonReply(200, { status: 'success', data: [chargeJson()] }));
+    const error = await rejectionOf(client().charges.list());
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining(['page', 'page_size', 'total_items']),
+    );
+  });
+});
+
+describe('what an error carries', () => {
+  it('APIError has status, headers, body and requestId from x-request-id', async () => {
+    const error = await retrieveError(() =>
+      jsonReply(500, { status: 'error', message: 'boom' }, { 'x-request-id': 'req_abc123', 'x-trace': 't-1' }),
+    );
+    const server = error as InternalServerError;
+    expect(server.requestId).toBe('req_abc123');
+    expect(server.status).toBe(500);
+    expect(server.headers).toBeInstanceOf(Headers);
+    expect(server.headers.get('x-trace')).toBe('t-1');
+    expect(server.body).toEqual({ status: 'error', message: 'boom' });
+  });
+
+  it('requestId is undefined when the service sent none', async () => {
+    const error = await retrieveError(() => jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }));
+    expect((error as NotFoundError).requestId).toBeUndefined();
+  });
+
+  it('ResponseValidationError has requestId and status too', async () => {
+    const error = await retrieveError(() => textReply(200, 'not json', { 'x-request-id': 'req_rve' }));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).requestId).toBe('req_rve');
+    expect((error as ResponseValidationError).status).toBe(200);
+  });
+
+  it('the requestId is the final attempt’s', async () => {
+    route('GET', CHARGE_PATH, (attempt) =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '0', 'x-request-id': `req_${attempt}` }),
+    );
+    const error = await rejectionOf(makeClient({ maxRetries: 2 }).charges.retrieve(CHARGE_ID));
+    expect((error as APIError).requestId).toBe('req_3');
+  });
+
+  it('errors serialise to JSON with their name, message and status', async () => {
+    const error = await retrieveError(() =>
+      jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }, { 'x-request-id': 'req_json' }),
+    );
+    const json = JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
+    expect(json.name).toBe('NotFoundError');
+    expect(json.message).toContain('Charge not found');
+    expect(json.status).toBe(404);
+    expect(json.requestId).toBe('req_json');
+  });
+
+  it('every error a call can throw is a LunasError', async () => {
+    const replies: (() => Response)[] = [
+      () => jsonReply(400, { status: 'fail', data: { amount: ['x'] } }),
+      () => jsonReply(401, { status: 'error', message: 'x' }),
+      () => jsonReply(403, { status: 'error', message: 'x' }),
+      () => jsonReply(404, { status: 'fail', data: { message: 'x' } }),
+      () => jsonReply(409, { status: 'error', message: 'x' }),
+      () => jsonReply(418, { status: 'error', message: 'x' }),
+      () => jsonReply(422, { status: 'error', message: 'x' }),
+      () => jsonReply(429, { status: 'error', message: 'x' }),
+      () => textReply(503, '<html/>'),
+      () => textReply(200, 'nope'),
+      () => jsonReply(200, { status: 'fail', data: { message: 'x' } }),
+      () => jsonReply(200, success(transferJson({ amount: 'lots' }))),
+    ];
+    for (const reply of replies) {
+      const error = await transferError(reply);
+      expect(error).toBeInstanceOf(LunasError);
+    }
+    const invalid = await rejectionOf(client().transfers.create({ ...TRANSFER_PARAMS, amount: -1 }));
+    expect(invalid).toBeInstanceOf(RequestValidationError);
+    expect(invalid).toBeInstanceOf(LunasError);
+  });
+});

@@ -1,0 +1,384 @@
+/**
+ * Security: the API key never leaks (errors, JSON, util.inspect, logs), it is
+ * sent only as `Authorization: Bearer`, and per-call headers and keys cannot
+ * smuggle in other headers or override the SDK's own.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
+import { delay, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  Client,
+  InternalServerError,
+  type Logger,
+  RequestValidationError,
+  ResponseValidationError,
+} from '../../src/index.js';
+import { API_KEY, BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import {
+  CHARGE_ID,
+  CHARGE_PATH,
+  CHARGES_PATH,
+  jsonReply,
+  rejectionOf,
+  route,
+  sleep,
+  textReply,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+} from '../helpers/requests.js';
+
+const unmockedFetch = globalThis.fetch;
+const deep = { depth: 10, showHidden: true } as const;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Every rendering of `value` a merchant might log or ship to an error tracker. */
+function renderings(value: unknown): string[] {
+  const out = [inspect(value, deep), JSON.stringify(value) ?? '', String(value)];
+  if (value instanceof Error) out.push(value.message, value.stack ?? '');
+  return out;
+}
+
+function expectNoKey(value: unknown, key: string = API_KEY): void {
+  for (const text of renderings(value)) expect(text).not.toContain(key);
+}
+
+function recordingLogger() {
+  const lines: string[] = [];
+  const write = (...args: unknown[]) => void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, deep))).join(' '));
+  const logger: Logger = { debug: write, info: write, warn: write, error: write };
+  return { lines, logger };
+}
+
+describe('the API key never appears in an error', () => {
+  it('when a 401 body echoes it', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(401, { status: 'error', message: `Invalid API key ${API_KEY}` }));
+    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    // The service's message is kept, with the key masked.
+    expect((error as Error).message).toContain('Invalid API key [REDACTED]');
+    expectNoKey(error);
+  });
+
+  it('when a 400 field map echoes it', async () => {
+    route('POST', TRANSFERS_PATH, () =>
+      jsonReply(400, { status: 'fail', data: { authorization: [`Bearer ${API_KEY} is not allowed here`] } }),
+    );
+    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).fields.authorization).toEqual(['Bearer [REDACTED] is not allowed here']);
+    expectNoKey(error);
+  });
+
+  it('when an HTML 5xx page echoes it', async () => {
+    route('GET', CHARGE_PATH, () => textReply(502, `<html><pre>Authorization: Bearer ${API_KEY}</pre></html>`));
+    const error = await rejectionOf(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).body).toContain('Bearer [REDACTED]');
+    expectNoKey(error);
+  });
+
+  it('when a 2xx body that is not JSON echoes it', async () => {
+    route('GET', CHARGE_PATH, () => textReply(200, `debug: key=${API_KEY}`));
+    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).body).toBe('debug: key=[REDACTED]');
+    expectNoKey(error);
+  });
+
+  it('when a 2xx body of the wrong shape echoes it', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ amount: { key: API_KEY } }))));
+    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expectNoKey(error);
+  });
+
+  it('when the connection fails, after retries', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    route('POST', TRANSFERS_PATH, () => HttpResponse.error());
+    const outcome = rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    await vi.advanceTimersByTimeAsync(10_000);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expectNoKey(error);
+  });
+
+  it('when an attempt times out', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    route('GET', CHARGE_PATH, async () => {
+      await delay(5000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const outcome = rejectionOf(makeClient({ timeout: 100, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    await vi.advanceTimersByTimeAsync(200);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expectNoKey(error);
+  });
+
+  it('when the caller aborts', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID, { signal: AbortSignal.abort() }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expectNoKey(error);
+  });
+
+  it('when a header is refused', async () => {
+    const error = await rejectionOf(
+      makeClient().charges.retrieve(CHARGE_ID, { headers: { 'x-debug': `key ${API_KEY}\r\n` } }),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expectNoKey(error);
+  });
+
+  it('when a refused connection reports its cause (a real socket, no msw)', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expectNoKey(error);
+  });
+
+  it('when the server echoes it JSON-escaped (a key with "/", as PHP json_encode writes it)', async () => {
+    const key = 'sk_live/Zm9v+YmFy';
+    const escaped = JSON.stringify(`Invalid API key ${key}`).replaceAll('/', '\\/');
+    const body = `{"status":"error","message":${escaped}}`;
+    route('GET', CHARGE_PATH, (attempt) =>
+      textReply(attempt === 1 ? 503 : 401, body, { 'content-type': 'application/json', 'retry-after-ms': '0' }),
+    );
+    const { lines, logger } = recordingLogger();
+    const client = new Client({ apiKey: key, baseURL: BASE_URL, logger, logLevel: 'debug' });
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toContain('Invalid API key');
+    expectNoKey(error, key);
+    // The retry after the 503 is logged at info with the service's message.
+    expect(lines.some((line) => line.includes('retrying') && line.includes('Invalid API key'))).toBe(true);
+    for (const line of lines) expect(line).not.toContain(key);
+  });
+});
+
+describe('the API key never appears in the client or in results', () => {
+  it('util.inspect and JSON.stringify of a client', () => {
+    const client = makeClient({ defaultHeaders: { 'x-tenant': 'acme' } });
+    expectNoKey(client);
+    expectNoKey(client.withOptions({ timeout: 1000 }));
+    expectNoKey(client.charges);
+    expectNoKey(client.transfers);
+  });
+
+  it('of a client whose key came from the environment', () => {
+    vi.stubEnv('LUNAS_API_KEY', 'sk_env_secret_91');
+    try {
+      expectNoKey(new Client({ baseURL: BASE_URL, logLevel: 'off' }), 'sk_env_secret_91');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('util.inspect and JSON.stringify of a returned resource and of a page', async () => {
+    route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 1, total_items: 2 }),
+    );
+    const client = makeClient();
+    const transfer = await client.transfers.create(TRANSFER_PARAMS);
+    const page = await client.charges.list({ pagesize: 1 });
+    expect(transfer.id).toBe('tr_123');
+    expect(page.data).toHaveLength(1);
+    expectNoKey(transfer);
+    expectNoKey(page);
+    expectNoKey(page.data[0]);
+  });
+
+  it('of a list promise before it is awaited', () => {
+    const pending = makeClient().charges.list();
+    expectNoKey(pending);
+  });
+});
+
+describe('the API key never appears in a log line', () => {
+  it('even when the server echoes it in an error body and debug logging is on', async () => {
+    route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt < 3
+        ? jsonReply(500, { status: 'error', message: `upstream rejected Bearer ${API_KEY}` }, { 'retry-after-ms': '0' })
+        : jsonReply(200, success(transferJson())),
+    );
+    const { lines, logger } = recordingLogger();
+    await makeClient({ logger, logLevel: 'debug' }).transfers.create(TRANSFER_PARAMS);
+
+    expect(lines.length).toBeGreaterThanOrEqual(5); // 3 attempts, 2 retries
+    expect(lines.some((line) => line.includes('upstream rejected Bearer [REDACTED]'))).toBe(true);
+    for (const line of lines) expect(line).not.toContain(API_KEY);
+  });
+
+  it('nor in the lines of a call that finally fails', async () => {
+    route('GET', CHARGE_PATH, () => textReply(503, `<h1>${API_KEY}</h1>`, { 'retry-after-ms': '0' }));
+    const { lines, logger } = recordingLogger();
+    const error = await rejectionOf(makeClient({ logger, logLevel: 'debug' }).charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) expect(line).not.toContain(API_KEY);
+  });
+});
+
+describe('Authorization', () => {
+  it('is Bearer <key> on every request and every attempt', async () => {
+    const one = route('GET', CHARGE_PATH, (attempt) =>
+      attempt === 1 ? jsonReply(503, { status: 'error', message: 'x' }, { 'retry-after-ms': '0' }) : jsonReply(200, success(chargeJson())),
+    );
+    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+    );
+    const client = makeClient();
+    await client.charges.retrieve(CHARGE_ID);
+    await client.transfers.create(TRANSFER_PARAMS);
+    await client.charges.list();
+
+    const all = [...one, ...post, ...list];
+    expect(all).toHaveLength(4);
+    for (const request of all) expect(request.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('the key travels only in the Authorization header', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    await makeClient().transfers.create(TRANSFER_PARAMS);
+    const [request] = seen;
+    expect(request!.url.href).not.toContain(API_KEY);
+    expect(request!.body).not.toContain(API_KEY);
+    const carrying = [...request!.headers].filter(([, value]) => value.includes(API_KEY)).map(([name]) => name);
+    expect(carrying).toEqual(['authorization']);
+  });
+
+  it('is not forwarded when a redirect leads to another origin (real sockets, no msw)', async () => {
+    const received: IncomingHttpHeaders[] = [];
+    const other = createServer((request, response) => {
+      received.push(request.headers);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(success(chargeJson())));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const redirecting = createServer((_request, response) => {
+      response.writeHead(307, { location: `http://localhost:${(other.address() as AddressInfo).port}/collect` });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = redirecting.address() as AddressInfo;
+      const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
+      // Following the redirect or refusing it are both fine; carrying the key along is not.
+      await client.charges.retrieve(CHARGE_ID).catch(() => undefined);
+      for (const headers of received) {
+        expect(headers.authorization).toBeUndefined();
+        expect(JSON.stringify(headers)).not.toContain(API_KEY);
+      }
+    } finally {
+      redirecting.close();
+      other.close();
+    }
+  });
+});
+
+describe('per-call headers', () => {
+  it('are sent, and override default headers of the same name', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const client = makeClient({ defaultHeaders: { 'x-tenant': 'acme', 'x-default': 'kept' } });
+    await client.transfers.create(TRANSFER_PARAMS, { headers: { 'x-tenant': 'globex', 'x-call': 'c-1' } });
+    const [request] = seen;
+    expect(request!.headers.get('x-tenant')).toBe('globex');
+    expect(request!.headers.get('x-default')).toBe('kept');
+    expect(request!.headers.get('x-call')).toBe('c-1');
+    expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('override default headers whatever the case of their names, never joining both values', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const client = makeClient({ defaultHeaders: { 'X-Tenant': 'acme' } });
+    await client.charges.retrieve(CHARGE_ID, { headers: { 'x-tenant': 'globex' } });
+    // Header names are case-insensitive: 'acme, globex' would tell the service both tenants.
+    expect(seen[0]!.headers.get('x-tenant')).toBe('globex');
+  });
+
+  it('apply to one call only', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const client = makeClient();
+    await client.charges.retrieve(CHARGE_ID, { headers: { 'x-call': 'once' } });
+    await client.charges.retrieve(CHARGE_ID);
+    expect(seen.map((request) => request.headers.get('x-call'))).toEqual(['once', null]);
+  });
+
+  it.each([
+    ['CRLF', { 'x-note': 'a\r\nX-Injected: yes' }],
+    ['LF', { 'x-note': 'a\nb' }],
+    ['CR', { 'x-note': 'a\rb' }],
+    ['NUL', { 'x-note': 'a\0b' }],
+    ['a bad name', { 'x note': 'a' }],
+    ['a name with CRLF', { 'x-note\r\nX-Injected': 'a' }],
+    ['a value that is not a string', { 'x-note': 7 as unknown as string }],
+  ])('with %s are refused with RequestValidationError and nothing is sent', async (_name, headers) => {
+    const get = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const list = route('GET', CHARGES_PATH, () => jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }));
+    const client = makeClient();
+    for (const call of [
+      client.charges.retrieve(CHARGE_ID, { headers }),
+      client.transfers.create(TRANSFER_PARAMS, { headers }),
+      client.charges.list({}, { headers }),
+    ]) {
+      const error = await rejectionOf(call);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      const name = Object.keys(headers)[0]!;
+      expect((error as RequestValidationError).fields).toHaveProperty([`headers.${name}`]);
+    }
+    await sleep(10);
+    expect([get.length, post.length, list.length]).toEqual([0, 0, 0]);
+  });
+
+  it.each(['authorization', 'Authorization', 'AUTHORIZATION', 'idempotency-key', 'Idempotency-Key', 'host', 'content-length'])(
+    'may not set the reserved header %s',
+    async (name) => {
+      const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+      const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { headers: { [name]: 'Bearer sk_attacker' } }));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual([`headers.${name}`]);
+      expect(seen).toHaveLength(0);
+    },
+  );
+});
+
+describe('idempotencyKey option', () => {
+  it.each([
+    ['CRLF', 'key\r\nX-Injected: yes'],
+    ['LF', 'key\n'],
+    ['a space', 'order 1'],
+    ['an empty string', ''],
+    ['256 characters', 'k'.repeat(256)],
+    ['non-ASCII', 'заказ-1'],
+  ])('with %s is refused and nothing is sent', async (_name, idempotencyKey) => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey }));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((error as RequestValidationError).fields)).toEqual(['idempotencyKey']);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('of 255 visible ASCII characters is accepted', async () => {
+    const key = `${'k'.repeat(250)}-!~:/`;
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    await makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: key });
+    expect(seen[0]!.headers.get('idempotency-key')).toBe(key);
+  });
+});

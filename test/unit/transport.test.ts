@@ -1,0 +1,484 @@
+/**
+ * The transport as a caller sees it: Idempotency-Keys, per-attempt timeouts,
+ * cancellation, how the URL and headers are built, and what getResponseInfo
+ * reports about the exchange.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { delay, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  BadRequestError,
+  getResponseInfo,
+  InternalServerError,
+  LunasError,
+  RequestValidationError,
+} from '../../src/index.js';
+import { API_KEY, BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import {
+  CHARGE_ID,
+  CHARGE_PATH,
+  CHARGES_PATH,
+  jsonReply,
+  rejectionOf,
+  route,
+  sleep,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+  UUID_V4,
+} from '../helpers/requests.js';
+
+const NO_WAIT = { 'retry-after-ms': '0' };
+const unavailable = () => jsonReply(503, { status: 'error', message: 'try later' }, NO_WAIT);
+const CHARGE_PARAMS = { payment_method: 'qris', amount: 25_000 } as const;
+const createdCharge = () => success(chargeJson({ payment_url: 'https://pay.example/ch_123', qr_code_url: 'https://pay.example/qr.png' }));
+
+/** The real fetch: msw patches the global one only when its server starts listening, in beforeAll. */
+const unmockedFetch = globalThis.fetch;
+
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+}
+
+/** Tracks whether a promise has settled, without leaving a rejection unhandled. */
+function track<T>(promise: Promise<T>) {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  const done = promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return { state, done };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('Idempotency-Key', () => {
+  it('every POST carries a generated UUID v4', async () => {
+    const transfers = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const charges = route('POST', CHARGES_PATH, () => jsonReply(200, createdCharge()));
+    const client = makeClient();
+    await client.transfers.create(TRANSFER_PARAMS);
+    await client.charges.create(CHARGE_PARAMS);
+
+    expect(transfers[0]!.headers.get('idempotency-key')).toMatch(UUID_V4);
+    expect(charges[0]!.headers.get('idempotency-key')).toMatch(UUID_V4);
+  });
+
+  it('is the same on every attempt of one call', async () => {
+    const seen = route('POST', TRANSFERS_PATH, (attempt) => (attempt < 3 ? unavailable() : jsonReply(200, success(transferJson()))));
+    const transfer = await makeClient().transfers.create(TRANSFER_PARAMS);
+
+    expect(seen).toHaveLength(3);
+    const keys = seen.map((request) => request.headers.get('idempotency-key'));
+    expect(keys[0]).toMatch(UUID_V4);
+    expect(new Set(keys)).toEqual(new Set([keys[0]]));
+    expect(getResponseInfo(transfer)?.idempotencyKey).toBe(keys[0]);
+  });
+
+  it('differs between two calls, even with identical parameters', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const client = makeClient();
+    await client.transfers.create(TRANSFER_PARAMS);
+    await client.transfers.create(TRANSFER_PARAMS);
+    const [first, second] = seen.map((request) => request.headers.get('idempotency-key'));
+    expect(first).toMatch(UUID_V4);
+    expect(second).toMatch(UUID_V4);
+    expect(first).not.toBe(second);
+  });
+
+  it("sends the caller's idempotencyKey verbatim, on every attempt", async () => {
+    const key = 'payout-invoice-2024-118_Ab:9';
+    const seen = route('POST', TRANSFERS_PATH, (attempt) => (attempt === 1 ? unavailable() : jsonReply(200, success(transferJson()))));
+    const transfer = await makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: key });
+
+    expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual([key, key]);
+    expect(getResponseInfo(transfer)?.idempotencyKey).toBe(key);
+  });
+
+  it('GET requests carry none', async () => {
+    const one = route('GET', CHARGE_PATH, (attempt) => (attempt === 1 ? unavailable() : jsonReply(200, success(chargeJson()))));
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 }),
+    );
+    const client = makeClient();
+    const charge = await client.charges.retrieve(CHARGE_ID);
+    const page = await client.charges.list();
+
+    expect(one).toHaveLength(2);
+    for (const request of [...one, ...list]) expect(request.headers.has('idempotency-key')).toBe(false);
+    expect(getResponseInfo(charge)?.idempotencyKey).toBeUndefined();
+    expect(getResponseInfo(page)?.idempotencyKey).toBeUndefined();
+  });
+
+  it('the error after exhausted retries carries the key and says how to retry safely', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(500, { status: 'error', message: 'boom' }, NO_WAIT));
+    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+
+    const key = seen[0]!.headers.get('idempotency-key')!;
+    expect(key).toMatch(UUID_V4);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as LunasError).idempotencyKey).toBe(key);
+    expect((error as Error).message).toContain(`idempotencyKey "${key}"`);
+    expect((error as Error).message).toMatch(/duplicate/);
+  });
+
+  it("the error carries the caller's own key", async () => {
+    route('POST', TRANSFERS_PATH, () => jsonReply(503, { status: 'error', message: 'boom' }, NO_WAIT));
+    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'order-77' }));
+    expect((error as LunasError).idempotencyKey).toBe('order-77');
+    expect((error as Error).message).toContain('idempotencyKey "order-77"');
+  });
+
+  it('the error of a final status carries the key too', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () =>
+      jsonReply(400, { status: 'fail', data: { amount: ['Amount must be greater than 0'] } }),
+    );
+    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+  });
+
+  it('a connection failure after retries carries the key and the advice', async () => {
+    useFakeClock();
+    const seen = route('POST', TRANSFERS_PATH, () => HttpResponse.error());
+    const outcome = rejectionOf(makeClient({ maxRetries: 1 }).transfers.create(TRANSFER_PARAMS));
+    await vi.advanceTimersByTimeAsync(5000);
+    const error = await outcome;
+
+    const key = seen[0]!.headers.get('idempotency-key')!;
+    expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual([key, key]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as LunasError).idempotencyKey).toBe(key);
+    expect((error as Error).message).toContain(`idempotencyKey "${key}"`);
+  });
+
+  it('a GET error carries no key', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(500, { status: 'error', message: 'boom' }, NO_WAIT));
+    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as LunasError).idempotencyKey).toBeUndefined();
+    expect((error as Error).message).not.toContain('idempotencyKey');
+  });
+});
+
+describe('timeouts', () => {
+  it('an attempt slower than timeout is retried, and the next attempt can succeed', async () => {
+    useFakeClock();
+    const seen = route('POST', TRANSFERS_PATH, async (attempt) => {
+      if (attempt === 1) await delay(5000);
+      return jsonReply(200, success(transferJson()));
+    });
+    const call = track(makeClient({ timeout: 1000 }).transfers.create(TRANSFER_PARAMS));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(seen).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(5000);
+    await call.done;
+
+    expect(call.state.error).toBeUndefined();
+    expect(call.state.value?.id).toBe('tr_123');
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers.get('idempotency-key')).toBe(seen[0]!.headers.get('idempotency-key'));
+    // The timeout fired at 1 s, then the first backoff (0.375 to 0.5 s).
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1375);
+    expect(seen[1]!.at - seen[0]!.at).toBeLessThanOrEqual(1500);
+    expect(getResponseInfo(call.state.value!)?.attempts).toBe(2);
+  });
+
+  it('always too slow: APIConnectionTimeoutError after maxRetries + 1 attempts', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(10_000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const outcome = rejectionOf(makeClient({ timeout: 1000, maxRetries: 2 }).charges.retrieve(CHARGE_ID));
+    await vi.advanceTimersByTimeAsync(20_000);
+    const error = await outcome;
+
+    expect(seen).toHaveLength(3);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toBeInstanceOf(LunasError);
+    expect(error).not.toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).message).toContain('1000 ms');
+    expect((error as Error).message).toContain('3 attempts');
+  });
+
+  it('a per-call timeout overrides the client timeout', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(1000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const call = track(makeClient({ timeout: 30_000, maxRetries: 0 }).charges.retrieve(CHARGE_ID, { timeout: 200 }));
+    await vi.advanceTimersByTimeAsync(199);
+    expect(call.state.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await call.done;
+    expect(call.state.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((call.state.error as Error).message).toContain('200 ms');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a longer per-call timeout lets a slow answer through', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(500);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const call = track(makeClient({ timeout: 100, maxRetries: 0 }).charges.retrieve(CHARGE_ID, { timeout: 2000 }));
+    await vi.advanceTimersByTimeAsync(600);
+    await call.done;
+    expect(call.state.error).toBeUndefined();
+    expect(call.state.value?.id).toBe('ch_123');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('the timeout is per attempt, not per call', async () => {
+    useFakeClock();
+    // Each attempt takes 800 ms against a 1 s timeout: three of them exceed 1 s in total but none times out.
+    const seen = route('GET', CHARGE_PATH, async (attempt) => {
+      await delay(800);
+      return attempt < 3 ? unavailable() : jsonReply(200, success(chargeJson()));
+    });
+    const call = track(makeClient({ timeout: 1000 }).charges.retrieve(CHARGE_ID));
+    await vi.advanceTimersByTimeAsync(5000);
+    await call.done;
+    expect(call.state.error).toBeUndefined();
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a malformed per-call timeout is refused before sending', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    for (const timeout of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID, { timeout }));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['timeout']);
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('times out with real timers too', async () => {
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(3000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const started = Date.now();
+    const error = await rejectionOf(makeClient({ timeout: 50, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('covers reading the body: a body that stalls after the headers times out', async () => {
+    // msw does not propagate an abort into a mocked body stream, so this runs
+    // against a real loopback server through the fetch captured before msw.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"status":"success","data":'); // the rest never comes
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, timeout: 200, maxRetries: 0 });
+      const started = Date.now();
+      const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('abort', () => {
+  it('a signal aborted before the call rejects with APIUserAbortError and sends nothing', async () => {
+    const one = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+    );
+    const signal = AbortSignal.abort();
+    const client = makeClient();
+
+    for (const call of [
+      client.charges.retrieve(CHARGE_ID, { signal }),
+      client.transfers.create(TRANSFER_PARAMS, { signal }),
+      client.charges.list({}, { signal }),
+    ]) {
+      const error = await rejectionOf(call);
+      expect(error).toBeInstanceOf(APIUserAbortError);
+      expect(error).toBeInstanceOf(LunasError);
+      expect(error).not.toBeInstanceOf(APIConnectionError);
+    }
+    await sleep(20);
+    expect([one.length, post.length, list.length]).toEqual([0, 0, 0]);
+  });
+
+  it('aborting during a request rejects at once and is not retried', async () => {
+    useFakeClock();
+    const seen = route('POST', TRANSFERS_PATH, async () => {
+      await delay(10_000);
+      return jsonReply(200, success(transferJson()));
+    });
+    const controller = new AbortController();
+    const call = track(makeClient({ maxRetries: 3 }).transfers.create(TRANSFER_PARAMS, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen).toHaveLength(1);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    await call.done;
+
+    expect(call.state.error).toBeInstanceOf(APIUserAbortError);
+    expect(call.state.error).not.toBeInstanceOf(APIConnectionError);
+    expect((call.state.error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('aborting during a request, with real timers, rejects quickly', async () => {
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(3000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('aborting during the wait between retries rejects quickly, with no further attempt', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' }),
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { signal: controller.signal }));
+
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+    expect(seen).toHaveLength(1);
+  });
+
+  it('after an abort during the wait, the retry never happens', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' }));
+    const controller = new AbortController();
+    const call = track(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen).toHaveLength(1);
+    expect(call.state.settled).toBe(false);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(call.state.error).toBeInstanceOf(APIUserAbortError);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a signal that never aborts changes nothing', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const charge = await makeClient().charges.retrieve(CHARGE_ID, { signal: new AbortController().signal });
+    expect(charge.id).toBe('ch_123');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a signal that is not an AbortSignal is refused before sending', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const error = await rejectionOf(
+      makeClient().charges.retrieve(CHARGE_ID, { signal: { aborted: false } as unknown as AbortSignal }),
+    );
+    expect(error).toBeInstanceOf(LunasError);
+    expect(error).not.toBeInstanceOf(APIError);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('the request on the wire', () => {
+  it('joins the path onto a base URL with a path prefix', async () => {
+    for (const baseURL of [`${BASE_URL}/base/`, `${BASE_URL}/base`, `${BASE_URL}/base///`]) {
+      const seen = route('GET', `/base${CHARGE_PATH}`, () => jsonReply(200, success(chargeJson())));
+      await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
+      expect(seen.map((request) => request.url.pathname)).toEqual([`/base${CHARGE_PATH}`]);
+    }
+  });
+
+  it('joins onto a bare origin, with or without a trailing slash', async () => {
+    for (const baseURL of [BASE_URL, `${BASE_URL}/`]) {
+      const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+      await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
+      expect(seen.map((request) => request.url.href)).toEqual([`${BASE_URL}${CHARGE_PATH}`]);
+    }
+  });
+
+  it('sends a POST body as JSON with the Bearer key', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    await makeClient().transfers.create(TRANSFER_PARAMS);
+    const [request] = seen;
+    expect(request!.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+    expect(request!.headers.get('accept')).toBe('application/json');
+    expect(JSON.parse(request!.body)).toEqual({ destination_account_id: 'acc_partner', amount: 150000, currency: 'idr' });
+  });
+
+  it('a GET has no body', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    await makeClient().charges.retrieve(CHARGE_ID);
+    expect(seen[0]!.body).toBe('');
+    expect(seen[0]!.url.search).toBe('');
+  });
+});
+
+describe('getResponseInfo', () => {
+  it('reports status, headers, request id, attempts and the key of a POST', async () => {
+    const seen = route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt === 1
+        ? jsonReply(503, { status: 'error', message: 'busy' }, { ...NO_WAIT, 'x-request-id': 'req_first' })
+        : jsonReply(200, success(transferJson()), { 'x-request-id': 'req_final', 'x-extra': 'yes' }),
+    );
+    const transfer = await makeClient().transfers.create(TRANSFER_PARAMS);
+    const info = getResponseInfo(transfer);
+
+    expect(info).toBeDefined();
+    expect(info!.status).toBe(200);
+    expect(info!.requestId).toBe('req_final');
+    expect(info!.attempts).toBe(2);
+    expect(info!.idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+    expect(info!.headers.get('x-extra')).toBe('yes');
+  });
+
+  it('reports one attempt and no request id when none was sent', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const charge = await makeClient().charges.retrieve(CHARGE_ID);
+    const info = getResponseInfo(charge);
+    expect(info?.attempts).toBe(1);
+    expect(info?.status).toBe(200);
+    expect(info?.requestId).toBeUndefined();
+  });
+
+  it('works on a page', async () => {
+    route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 }, { 'x-request-id': 'req_list' }),
+    );
+    const page = await makeClient().charges.list();
+    expect(getResponseInfo(page)?.requestId).toBe('req_list');
+    expect(getResponseInfo(page)?.status).toBe(200);
+  });
+
+  it('is undefined for values lunas did not return', () => {
+    expect(getResponseInfo({})).toBeUndefined();
+    expect(getResponseInfo(chargeJson())).toBeUndefined();
+  });
+});

@@ -1,0 +1,470 @@
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import {
+  type ChargeCreateParams,
+  type Client,
+  LunasError,
+  RequestValidationError,
+  type TransferCreateParams,
+} from '../../src/index.js';
+import { BASE_URL, chargeJson, makeClient, server, success, transferJson } from '../helpers/msw.js';
+import { countRequests } from '../helpers/pages.js';
+
+/** What a field's messages must contain: an exact message, a pattern, or just "some message". */
+type Expected = string | RegExp | 'any';
+
+/**
+ * Runs `call` (which may throw or reject), expects RequestValidationError with
+ * exactly the `expected` field names, each message list matching, and no request.
+ */
+async function expectRefused(call: (client: Client) => unknown, expected: Record<string, Expected>) {
+  const counter = countRequests();
+  let error: unknown;
+  try {
+    await call(makeClient());
+  } catch (e) {
+    error = e;
+  }
+  expect(error, 'expected the call to be refused').toBeInstanceOf(RequestValidationError);
+  expect(error).toBeInstanceOf(LunasError);
+  const fields = (error as RequestValidationError).fields;
+  expect(Object.keys(fields).sort()).toEqual(Object.keys(expected).sort());
+  for (const [field, want] of Object.entries(expected)) {
+    const messages = fields[field]!;
+    expect(Array.isArray(messages) && messages.length > 0, `messages for ${field}`).toBe(true);
+    expect(messages.every((m) => typeof m === 'string' && m.length > 0)).toBe(true);
+    if (want instanceof RegExp) expect(messages.some((m) => want.test(m)), `${field}: ${messages.join(' | ')}`).toBe(true);
+    else if (want !== 'any') expect(messages).toContain(want);
+  }
+  expect(counter.count(), `requests sent: ${counter.urls.join(', ')}`).toBe(0);
+  return error as RequestValidationError;
+}
+
+/** Expects the call to reach the network; returns the JSON body sent. */
+async function expectSent(path: string, call: (client: Client) => Promise<unknown>, data: unknown): Promise<unknown> {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(`${BASE_URL}${path}`, async ({ request }) => {
+      bodies.push(await request.json());
+      return HttpResponse.json(success(data) as Record<string, unknown>);
+    }),
+  );
+  await call(makeClient());
+  expect(bodies).toHaveLength(1);
+  return bodies[0];
+}
+
+const base: ChargeCreateParams = { payment_method: 'qris', amount: 10000 };
+const charge = (patch: Record<string, unknown>, omit: string[] = []) => {
+  const params: Record<string, unknown> = { ...base, ...patch };
+  for (const key of omit) delete params[key];
+  return (client: Client) => client.charges.create(params as ChargeCreateParams);
+};
+const createdCharge = chargeJson({ payment_url: 'https://pay.lunas.test/x', qr_code_url: 'https://pay.lunas.test/x.png' });
+
+const transferBase: TransferCreateParams = { destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' };
+const transfer = (patch: Record<string, unknown>, omit: string[] = []) => {
+  const params: Record<string, unknown> = { ...transferBase, ...patch };
+  for (const key of omit) delete params[key];
+  return (client: Client) => client.transfers.create(params as TransferCreateParams);
+};
+
+describe('charge create: payment_method', () => {
+  it('missing: "Payment method is required"', async () => {
+    await expectRefused(charge({}, ['payment_method']), { payment_method: 'Payment method is required' });
+  });
+
+  it.each(['card', 'QRIS', '', 5, null])('invalid (%j)', async (value) => {
+    await expectRefused(charge({ payment_method: value }), { payment_method: 'any' });
+  });
+});
+
+describe('charge create: amount', () => {
+  it('missing', async () => {
+    await expectRefused(charge({}, ['amount']), { amount: 'any' });
+  });
+
+  it.each([0, '0', '0.00', -1, '-5', -0.01, -0])('not greater than 0 (%j): "Amount must be greater than 0"', async (amount) => {
+    await expectRefused(charge({ amount }), { amount: 'Amount must be greater than 0' });
+  });
+
+  it.each([
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['-Infinity', Number.NEGATIVE_INFINITY],
+    ['"abc"', 'abc'],
+    ['""', ''],
+    ['"1.234"', '1.234'],
+    ['1.234', 1.234],
+    ['0.001', 0.001],
+    ['0.1 + 0.2 (float artefact)', 0.1 + 0.2],
+    ['"10.999"', '10.999'],
+    ['"1e3"', '1e3'],
+    ['" 10"', ' 10'],
+    ['"1,000"', '1,000'],
+    ['"0x10"', '0x10'],
+    ['true', true],
+    ['null', null],
+    ['an object', { value: 1 }],
+    ['too large to send exactly ("12345678901234567.89")', '12345678901234567.89'],
+    ['too large to send exactly (2^53 + 1 as a string)', '9007199254740993'],
+  ])('invalid: %s', async (_label, amount) => {
+    await expectRefused(charge({ amount }), { amount: 'any' });
+  });
+
+  it.each([
+    [1, 1],
+    ['1', 1],
+    ['0.01', 0.01],
+    [0.5, 0.5],
+    ['10000.50', 10000.5],
+    ['007.10', 7.1],
+    [99999999.99, 99999999.99],
+    ['9007199254740991', 9007199254740991],
+  ])('accepts %j and sends the JSON number %j', async (amount, sent) => {
+    const body = await expectSent('/v1/payments/charges', charge({ amount }), createdCharge);
+    expect(body).toEqual({ payment_method: 'qris', amount: sent });
+  });
+});
+
+describe('charge create: currency', () => {
+  it.each(['ID', 'IDRR', 'ID1', '', 'ÎDR', ' idr', 5, null])('not three ASCII letters (%j)', async (currency) => {
+    await expectRefused(charge({ currency }), { currency: 'any' });
+  });
+
+  it.each([
+    ['IDR', 'idr'],
+    ['idr', 'idr'],
+    ['Usd', 'usd'],
+  ])('%j is sent as %j', async (currency, sent) => {
+    const body = await expectSent('/v1/payments/charges', charge({ currency }), createdCharge);
+    expect(body).toEqual({ payment_method: 'qris', amount: 10000, currency: sent });
+  });
+});
+
+describe('charge create: customer_details', () => {
+  it.each(['not-an-email', 'a@b', 'a b@c.d', '@example.com', 'siti@', ''])(
+    'email %j: "Invalid email format" at customer_details.email',
+    async (email) => {
+      await expectRefused(charge({ customer_details: { email } }), { 'customer_details.email': 'Invalid email format' });
+    },
+  );
+
+  it('email of the wrong type', async () => {
+    await expectRefused(charge({ customer_details: { email: 5 } }), { 'customer_details.email': 'any' });
+  });
+
+  it('name and phone of the wrong type', async () => {
+    await expectRefused(charge({ customer_details: { name: 1, phone_number: 2 } }), {
+      'customer_details.name': 'any',
+      'customer_details.phone_number': 'any',
+    });
+  });
+
+  it('customer_details that is not an object', async () => {
+    await expectRefused(charge({ customer_details: 'Siti' }), { customer_details: 'any' });
+  });
+
+  it('accepts a valid email and sends it unchanged', async () => {
+    const details = { name: 'Siti', email: 'siti.n+shop@example.co.id', phone_number: '+628123' };
+    const body = await expectSent('/v1/payments/charges', charge({ customer_details: details }), createdCharge);
+    expect(body).toEqual({ payment_method: 'qris', amount: 10000, customer_details: details });
+  });
+});
+
+describe('charge create: client_reference_id and description (limits in code points)', () => {
+  it('client_reference_id of 51 characters is refused', async () => {
+    await expectRefused(charge({ client_reference_id: 'x'.repeat(51) }), { client_reference_id: 'any' });
+  });
+
+  it('client_reference_id of 51 emoji is refused', async () => {
+    await expectRefused(charge({ client_reference_id: '😀'.repeat(51) }), { client_reference_id: 'any' });
+  });
+
+  it('client_reference_id of 50 characters is sent', async () => {
+    const id = 'x'.repeat(50);
+    const body = await expectSent('/v1/payments/charges', charge({ client_reference_id: id }), createdCharge);
+    expect(body).toMatchObject({ client_reference_id: id });
+  });
+
+  it('client_reference_id of 50 emoji (100 UTF-16 units) is sent: code points, not UTF-16 units', async () => {
+    const id = '😀'.repeat(50);
+    const body = await expectSent('/v1/payments/charges', charge({ client_reference_id: id }), createdCharge);
+    expect(body).toMatchObject({ client_reference_id: id });
+  });
+
+  it('description of 256 characters is refused', async () => {
+    await expectRefused(charge({ description: 'd'.repeat(256) }), { description: 'any' });
+  });
+
+  it('description of 255 emoji is sent', async () => {
+    const description = '🍵'.repeat(255);
+    const body = await expectSent('/v1/payments/charges', charge({ description }), createdCharge);
+    expect(body).toMatchObject({ description });
+  });
+
+  it.each([
+    ['client_reference_id', 5],
+    ['description', { text: 'x' }],
+    ['channel', 7],
+  ])('%s of the wrong type (%j)', async (key, value) => {
+    await expectRefused(charge({ [key]: value }), { [key]: 'any' });
+  });
+});
+
+describe('charge create: items', () => {
+  const item = { name: 'Tea', price: 5000, quantity: 2 };
+
+  it.each([0, -1, 'abc', '1.234', Number.NaN, null])('items.0.price %j', async (price) => {
+    await expectRefused(charge({ items: [{ ...item, price }] }), { 'items.0.price': 'any' });
+  });
+
+  it.each([0, 1.5, -1, '2', null, Number.NaN])('items.0.quantity %j', async (quantity) => {
+    await expectRefused(charge({ items: [{ ...item, quantity }] }), { 'items.0.quantity': 'any' });
+  });
+
+  it('reports the index of the bad item (items.1.quantity)', async () => {
+    await expectRefused(charge({ items: [item, { ...item, quantity: 0 }] }), { 'items.1.quantity': 'any' });
+  });
+
+  it('an item without a name', async () => {
+    await expectRefused(charge({ items: [{ price: 1, quantity: 1 }] }), { 'items.0.name': 'any' });
+  });
+
+  it('items that are not an array', async () => {
+    await expectRefused(charge({ items: item }), { items: 'any' });
+  });
+
+  it('price 0 says it must be greater than 0', async () => {
+    const error = await expectRefused(charge({ items: [{ ...item, price: 0 }] }), { 'items.0.price': 'any' });
+    expect(error.fields['items.0.price']!.join(' ')).toMatch(/greater than 0/);
+  });
+});
+
+describe('charge create: expires_at', () => {
+  it.each([
+    ['an invalid Date', new Date('nope')],
+    ['a non-date string', 'tomorrow'],
+    ['an empty string', ''],
+    ['month 13', '2026-13-01T00:00:00Z'],
+    ['hour 25', '2026-11-23T25:00:00Z'],
+    ['a number', 1795400000000],
+    ['null', null],
+    ['an object', { at: '2026-11-23T03:00:00Z' }],
+  ])('%s', async (_label, expires_at) => {
+    await expectRefused(charge({ expires_at }), { expires_at: 'any' });
+  });
+
+  it('30 February (a date that does not exist) is refused, not silently moved to March', async () => {
+    await expectRefused(charge({ expires_at: '2026-02-30T10:00:00Z' }), { expires_at: 'any' });
+  });
+
+  it.each([
+    ['a Date', new Date(Date.UTC(2026, 10, 23, 3, 0, 0)), Date.UTC(2026, 10, 23, 3, 0, 0)],
+    ['a Z string', '2026-11-23T03:00:00Z', Date.UTC(2026, 10, 23, 3, 0, 0)],
+    ['a +07:00 string', '2026-11-23T10:00:00+07:00', Date.UTC(2026, 10, 23, 3, 0, 0)],
+    ['a -05:30 string with milliseconds', '2026-11-22T21:30:00.250-05:30', Date.UTC(2026, 10, 23, 3, 0, 0, 250)],
+  ])('%s is sent as ISO 8601 UTC', async (_label, expires_at, ms) => {
+    const body = (await expectSent('/v1/payments/charges', charge({ expires_at }), createdCharge)) as { expires_at: string };
+    expect(body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(Date.parse(body.expires_at)).toBe(ms);
+  });
+});
+
+describe('charge create: unknown fields', () => {
+  it('at the top level', async () => {
+    await expectRefused(charge({ amout: 5 }), { amout: 'Unknown field' });
+  });
+
+  it('inside customer_details', async () => {
+    await expectRefused(charge({ customer_details: { email: 'a@b.co', mail: 'x' } }), {
+      'customer_details.mail': 'Unknown field',
+    });
+  });
+
+  it('inside items[]', async () => {
+    await expectRefused(charge({ items: [{ name: 'Tea', price: 1, quantity: 1, sku: 'x' }] }), {
+      'items.0.sku': 'Unknown field',
+    });
+  });
+
+  it('inside payment_method_options.virtual_account', async () => {
+    await expectRefused(
+      charge({ payment_method: 'virtual_account', payment_method_options: { virtual_account: { bank: 'bca' } } }),
+      { 'payment_method_options.virtual_account.bank': 'Unknown field' },
+    );
+  });
+
+  it('wire-only response fields are not accepted in a request (status)', async () => {
+    await expectRefused(charge({ status: 'success' }), { status: 'Unknown field' });
+  });
+
+  it('payment_method_options.virtual_account fields of the wrong type', async () => {
+    await expectRefused(
+      charge({ payment_method: 'virtual_account', payment_method_options: { virtual_account: { account_name: 5 } } }),
+      { 'payment_method_options.virtual_account.account_name': 'any' },
+    );
+  });
+});
+
+describe('charge create: everything wrong at once', () => {
+  it('collects every failure in one error', async () => {
+    const error = await expectRefused(
+      (client) =>
+        client.charges.create({
+          amount: 0,
+          currency: 'rupiah',
+          customer_details: { email: 'nope' },
+          client_reference_id: 'r'.repeat(51),
+          description: 'd'.repeat(256),
+          items: [{ name: 'Tea', price: '1.234', quantity: 1.5 }],
+          expires_at: 'soon',
+          colour: 'red',
+        } as unknown as ChargeCreateParams),
+      {
+        payment_method: 'Payment method is required',
+        amount: 'Amount must be greater than 0',
+        currency: 'any',
+        'customer_details.email': 'Invalid email format',
+        client_reference_id: 'any',
+        description: 'any',
+        'items.0.price': 'any',
+        'items.0.quantity': 'any',
+        expires_at: 'any',
+        colour: 'Unknown field',
+      },
+    );
+    expect(error.message).toContain('payment_method');
+    expect(error.message).toContain('customer_details.email');
+  });
+
+  it('refuses params that are not an object', async () => {
+    const counter = countRequests();
+    for (const params of [undefined, null, 'qris', 5]) {
+      const error = await makeClient()
+        .charges.create(params as unknown as ChargeCreateParams)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+    }
+    expect(counter.count()).toBe(0);
+  });
+});
+
+describe('transfer create', () => {
+  it('currency missing: "Currency is required"', async () => {
+    await expectRefused(transfer({}, ['currency']), { currency: 'Currency is required' });
+  });
+
+  it.each(['usd', 'USD', 'sgd'])('currency %j: "Currency is not supported"', async (currency) => {
+    await expectRefused(transfer({ currency }), { currency: 'Currency is not supported' });
+  });
+
+  it.each(['ID', 'rupiah', 5])('currency not three letters (%j)', async (currency) => {
+    await expectRefused(transfer({ currency }), { currency: 'any' });
+  });
+
+  it('currency "IDR" is sent as "idr"', async () => {
+    const body = await expectSent('/v1/transfers', transfer({ currency: 'IDR' }), transferJson());
+    expect(body).toEqual({ destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' });
+  });
+
+  it('destination_account_id missing', async () => {
+    await expectRefused(transfer({}, ['destination_account_id']), { destination_account_id: 'any' });
+  });
+
+  it.each(['', 5, null])('destination_account_id invalid (%j)', async (destination_account_id) => {
+    await expectRefused(transfer({ destination_account_id }), { destination_account_id: 'any' });
+  });
+
+  it.each([0, '0.00', -10])('amount %j: "Amount must be greater than 0"', async (amount) => {
+    await expectRefused(transfer({ amount }), { amount: 'Amount must be greater than 0' });
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, 'abc', '1.234', '12345678901234567.89'])('amount %j', async (amount) => {
+    await expectRefused(transfer({ amount }), { amount: 'any' });
+  });
+
+  it('amount missing', async () => {
+    await expectRefused(transfer({}, ['amount']), { amount: 'any' });
+  });
+
+  it('unknown fields, including source_account_id (never sent: it is the caller)', async () => {
+    await expectRefused(transfer({ source_account_id: 'acc_merchant', memo: 'x' }), {
+      source_account_id: 'Unknown field',
+      memo: 'Unknown field',
+    });
+  });
+
+  it('description of 256 characters', async () => {
+    await expectRefused(transfer({ description: 'd'.repeat(256) }), { description: 'any' });
+  });
+
+  it('collects every failure at once', async () => {
+    await expectRefused((client) => client.transfers.create({} as TransferCreateParams), {
+      destination_account_id: 'any',
+      amount: 'any',
+      currency: 'Currency is required',
+    });
+  });
+});
+
+describe('list params', () => {
+  const lists = [
+    ['charges', (c: Client, p: unknown) => c.charges.list(p as never)],
+    ['transfers', (c: Client, p: unknown) => c.transfers.list(p as never)],
+    ['payouts', (c: Client, p: unknown) => c.payouts.list(p as never)],
+    ['paymentMethods', (c: Client, p: unknown) => c.paymentMethods.list(p as never)],
+  ] as const;
+
+  describe.each(lists)('%s.list', (_name, list) => {
+    it.each([0, -1, 1.5, Number.NaN, '2', null])('page %j', async (page) => {
+      await expectRefused((c) => list(c, { page }), { page: 'any' });
+    });
+
+    it.each([0, 101, 1.5, -5, '10', Number.POSITIVE_INFINITY])('pagesize %j', async (pagesize) => {
+      await expectRefused((c) => list(c, { pagesize }), { pagesize: 'any' });
+    });
+
+    it('page_size (the response spelling) is an unknown field', async () => {
+      await expectRefused((c) => list(c, { page_size: 10 }), { page_size: 'Unknown field' });
+    });
+
+    it('both bad at once', async () => {
+      await expectRefused((c) => list(c, { page: 0, pagesize: 0 }), { page: 'any', pagesize: 'any' });
+    });
+
+    it('refuses when iterated with for await too, before sending', async () => {
+      await expectRefused(async (c) => {
+        for await (const _ of list(c, { pagesize: 101 })) {
+          /* nothing */
+        }
+      }, { pagesize: 'any' });
+    });
+  });
+
+  it.each([
+    [1, 1],
+    [1, 100],
+    [250, 37],
+  ])('accepts page %j with pagesize %j and sends them', async (page, pagesize) => {
+    const urls: URL[] = [];
+    server.use(
+      http.get(`${BASE_URL}/v1/payouts`, ({ request }) => {
+        urls.push(new URL(request.url));
+        return HttpResponse.json({ status: 'success', data: [], page, page_size: pagesize, total_items: 0 });
+      }),
+    );
+    await makeClient().payouts.list({ page, pagesize });
+    expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({ page: String(page), pagesize: String(pagesize) });
+  });
+});
+
+describe('path ids', () => {
+  it.each([
+    ['', 'empty'],
+    ['.', 'dot'],
+    ['..', 'dot-dot'],
+  ])('retrieve(%j) is refused before sending (%s)', async (id) => {
+    await expectRefused((c) => c.charges.retrieve(id), { id: 'any' });
+  });
+});
