@@ -20,32 +20,34 @@ export const CHARGE_EVENT_TYPES = [
 /** One of the documented charge event types. */
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
-const eventFields = {
-  /** Unique id of the event. */
-  id: z.string(),
-  /** When the event happened (ISO 8601). */
-  created_at: z.string(),
-};
+// Built on first use, so an application that never parses events does not
+// pay for these schemas in its bundle or at start-up.
+function buildEventSchemas() {
+  const eventFields = {
+    /** Unique id of the event. */
+    id: z.string(),
+    /** When the event happened (ISO 8601). */
+    created_at: z.string(),
+  };
+  return {
+    charge: z.looseObject({
+      ...eventFields,
+      /** One of {@link CHARGE_EVENT_TYPES}. */
+      type: z.enum(CHARGE_EVENT_TYPES),
+      /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
+      data: chargeSchema,
+    }),
+    other: z.looseObject({ ...eventFields, type: z.string(), data: jsonObject }),
+  };
+}
 
-const chargeEventSchema = z.looseObject({
-  ...eventFields,
-  /** One of {@link CHARGE_EVENT_TYPES}. */
-  type: z.enum(CHARGE_EVENT_TYPES),
-  /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
-  data: chargeSchema,
-});
-
-const otherEventSchema = z.looseObject({
-  ...eventFields,
-  type: z.string(),
-  data: jsonObject,
-});
+let eventSchemas: ReturnType<typeof buildEventSchemas> | undefined;
 
 /**
  * A charge event; `data` is the charge as it stood when the event was sent.
  * The shape is the one the sandbox sends, since the service does not show one.
  */
-export interface ChargeEvent extends z.output<typeof chargeEventSchema> {}
+export interface ChargeEvent extends z.output<ReturnType<typeof buildEventSchemas>['charge']> {}
 
 /**
  * An event of a type this version of lunas does not know yet, kept whole.
@@ -119,7 +121,8 @@ export function parseEvent(body: string | Uint8Array | object): LunasEvent {
   }
   const type = (value as { type?: unknown } | null)?.type;
   const known = typeof type === 'string' && (CHARGE_EVENT_TYPES as readonly string[]).includes(type);
-  const result = (known ? chargeEventSchema : otherEventSchema).safeParse(value);
+  eventSchemas ??= buildEventSchemas();
+  const result = (known ? eventSchemas.charge : eventSchemas.other).safeParse(value);
   if (!result.success) {
     throw new EventValidationError(
       result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message })),
