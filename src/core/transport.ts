@@ -137,11 +137,12 @@ export class Transport {
     const forwardAbort = () => controller.abort();
     signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
-      const response = await this.#ky(spec.path, {
+      // The query goes into the path: ky's `searchParams` builds the Request twice.
+      const query = spec.query ? queryString(spec.query) : '';
+      const response = await this.#ky(query === '' ? spec.path : `${spec.path}?${query}`, {
         method: spec.method,
         headers,
         signal: controller.signal,
-        ...(spec.query ? { searchParams: definedOnly(spec.query) } : {}),
         ...(spec.body === undefined ? {} : { json: spec.body }),
       });
       const text = redact(await response.text(), this.#config.apiKey);
@@ -163,10 +164,10 @@ export class Transport {
   }
 }
 
-function definedOnly(query: Record<string, number | string | undefined>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) result[name] = String(value);
-  return result;
+function queryString(query: Record<string, number | string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  return params.toString();
 }
 
 function describeCause(error: unknown): string {
