@@ -1,16 +1,17 @@
 import { defineConfig } from 'tsup';
 
-const entry = {
+const libraryEntry = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
-  'testing/cli': 'src/testing/cli.ts',
 };
+const entry = { ...libraryEntry, 'testing/cli': 'src/testing/cli.ts' };
 
 export default defineConfig([
   {
     entry,
     format: ['esm'],
-    dts: true,
+    // The CLI is a bin, not an import: it gets no declaration file.
+    dts: { entry: libraryEntry },
     sourcemap: true,
     clean: true,
     target: 'node20',
@@ -20,7 +21,7 @@ export default defineConfig([
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas')`
     // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
-    entry: { index: entry.index, 'testing/index': entry['testing/index'] },
+    entry: libraryEntry,
     format: ['cjs'],
     dts: true,
     sourcemap: true,

@@ -7,7 +7,7 @@
  */
 import { LunasError, type ResponseIssue } from './core/errors.js';
 import { dottedPath, jsonObject, z } from './core/schema.js';
-import { type Charge, chargeSchema } from './resources/charges.js';
+import { chargeSchema } from './resources/charges.js';
 
 /** The event types the service documents. */
 export const CHARGE_EVENT_TYPES = [
@@ -71,7 +71,7 @@ export type LunasEvent = ChargeEvent | UnknownEvent;
 
 /**
  * Whether an event is one of the documented charge events, whose `data` is a
- * validated {@link Charge}.
+ * validated charge (see `Charge`).
  *
  * @example
  * ```ts

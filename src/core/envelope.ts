@@ -5,7 +5,6 @@
  */
 import {
   APIError,
-  BadRequestError,
   describeFields,
   errorClassFor,
   type FieldErrors,

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Runtime matrix: installs the packed package (as `npm publish` would ship it)
+# into a fresh consumer project and runs one ESM and one CommonJS program on
+# Node 20 (this machine's), Node 22, Node 24, Bun and Deno. Each program starts
+# the sandbox, creates and pays a charge, walks a list across pages, makes a
+# transfer and checks an error class, then prints OK.
+#
+#   npm run build && npm run test:runtimes
+#
+# The runtimes come from the npm registry (packages node, bun, deno) and are
+# cached in $LUNAS_RUNTIMES_DIR (default .tmp/runtimes, git-ignored), one
+# directory each, so a second run in the same clone installs nothing.
+# Prints a table and exits non-zero when any cell fails.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+RUNTIMES_DIR="${LUNAS_RUNTIMES_DIR:-$ROOT/.tmp/runtimes}"
+NODE22_VERSION="${NODE22_VERSION:-22.23.3}"
+NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
+BUN_VERSION="${BUN_VERSION:-1.4.5}"
+DENO_VERSION="${DENO_VERSION:-2.9.6}"
+RUN_TIMEOUT="${RUN_TIMEOUT:-90}"
+
+export NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 BUN_RUNTIME_TRANSPILER_CACHE_PATH=0
+NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/lunas-matrix.XXXXXX")"
+# LUNAS_MATRIX_KEEP=1 keeps the consumer project and the logs for a look.
+if [[ "${LUNAS_MATRIX_KEEP:-}" == 1 ]]; then echo "work dir: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
+
+# --- runtimes --------------------------------------------------------------
+
+# install_runtime DIR PACKAGE VERSION BIN: npm-installs PACKAGE@VERSION into
+# $RUNTIMES_DIR/DIR unless that exact version is already there.
+install_runtime() {
+  local dir="$RUNTIMES_DIR/$1" package="$2" version="$3" bin="$4"
+  local installed
+  installed="$(node -p "try { require('$dir/node_modules/$package/package.json').version } catch { '' }")"
+  if [[ "$installed" == "$version" && -x "$dir/node_modules/.bin/$bin" ]]; then return 0; fi
+  rm -rf "$dir" && mkdir -p "$dir"
+  # The packages fetch their platform binary in an install script (node) or
+  # pick it from optionalDependencies and link it in one (bun, deno): allow it.
+  cat >"$dir/package.json" <<JSON
+{ "private": true, "dependencies": { "$package": "$version" }, "allowScripts": { "$package": true } }
+JSON
+  (cd "$dir" && npm install "${NPM_FLAGS[@]}" >install.log 2>&1) || {
+    echo "installing $package@$version failed:" >&2
+    cat "$dir/install.log" >&2
+    return 1
+  }
+}
+
+echo "runtimes in $RUNTIMES_DIR"
+started=$SECONDS
+pids=()
+install_runtime node22 node "$NODE22_VERSION" node & pids+=($!)
+install_runtime node24 node "$NODE24_VERSION" node & pids+=($!)
+install_runtime bun bun "$BUN_VERSION" bun & pids+=($!)
+install_runtime deno deno "$DENO_VERSION" deno & pids+=($!)
+install_failed=0
+for pid in "${pids[@]}"; do wait "$pid" || install_failed=1; done
+[[ $install_failed == 0 ]] || { echo "a runtime could not be installed" >&2; exit 1; }
+echo "runtimes ready in $((SECONDS - started))s"
+
+# --- the package and its consumer -----------------------------------------
+
+[[ -f "$ROOT/dist/index.js" ]] || (cd "$ROOT" && npm run build)
+# --ignore-scripts: pack exactly the dist/ that was built and tested.
+tarball="$(cd "$ROOT" && npm pack --ignore-scripts --silent --pack-destination "$WORK" 2>/dev/null | tail -n 1)"
+mkdir "$WORK/consumer"
+cd "$WORK/consumer"
+echo '{ "name": "lunas-consumer", "private": true }' >package.json
+npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" >"$WORK/consumer-install.log" 2>&1 || {
+  cat "$WORK/consumer-install.log" >&2
+  exit 1
+}
+
+# One scenario, written once, run as ESM (esm.mjs) and as CommonJS (cjs.cjs).
+scenario() {
+  cat <<'JS'
+async function main(format) {
+  const watchdog = setTimeout(() => {
+    console.error(`${format}: timed out`);
+    process.exit(1);
+  }, 30_000);
+  const sandbox = await startSandbox();
+  try {
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, maxRetries: 0 });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    assert(charge.amount === '25000.00', `charge amount ${charge.amount}`);
+    await sandbox.payCharge(charge.id);
+    assert((await client.charges.retrieve(charge.id)).status === 'success', 'charge not paid');
+
+    sandbox.seedCharges(120);
+    let walked = 0;
+    for await (const item of client.charges.list({ pagesize: 50 })) if (item.id) walked += 1;
+    assert(walked === 121, `walked ${walked} charges, expected 121`);
+
+    const transfer = await client.transfers.create(
+      { destination_account_id: 'acc_partner', amount: '125000.00', currency: 'idr' },
+      { idempotencyKey: `matrix-${format}` },
+    );
+    assert(transfer.amount === '125000.00', `transfer amount ${transfer.amount}`);
+    assert(sandbox.balance('acc_partner') === '125000.00', `partner balance ${sandbox.balance('acc_partner')}`);
+
+    const missing = await client.charges.retrieve('ch_missing').catch((error) => error);
+    assert(missing instanceof NotFoundError && missing instanceof LunasError, `expected NotFoundError, got ${missing}`);
+  } finally {
+    await sandbox.close();
+    clearTimeout(watchdog);
+  }
+  console.log(`OK ${format}`);
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+JS
+}
+{
+  echo "import { Client, LunasError, NotFoundError } from 'lunas';"
+  echo "import { startSandbox } from 'lunas/testing';"
+  scenario
+  echo "await main('esm');"
+} >esm.mjs
+{
+  echo "'use strict';"
+  echo "const { Client, LunasError, NotFoundError } = require('lunas');"
+  echo "const { startSandbox } = require('lunas/testing');"
+  scenario
+  echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"
+} >cjs.cjs
+
+# --- the matrix ------------------------------------------------------------
+
+NODE22="$RUNTIMES_DIR/node22/node_modules/.bin/node"
+NODE24="$RUNTIMES_DIR/node24/node_modules/.bin/node"
+BUN="$RUNTIMES_DIR/bun/node_modules/.bin/bun"
+DENO="$RUNTIMES_DIR/deno/node_modules/.bin/deno"
+export DENO_DIR="$WORK/deno-cache"
+# Deno needs only loopback network access: the sandbox listens on 127.0.0.1 and
+# the client fetches from it. Deno lets a program read its own npm packages in
+# node_modules without --allow-read; environment access stays denied, which the
+# client tolerates (it reads LUNAS_LOG through a try/catch).
+DENO_RUN=("$DENO" run --allow-net=127.0.0.1)
+
+# name|version command|run command (the program's file name is appended)
+RUNTIMES=(
+  "Node 20|node --version|node"
+  "Node 22|$NODE22 --version|$NODE22"
+  "Node 24|$NODE24 --version|$NODE24"
+  "Bun|$BUN --version|$BUN"
+  "Deno|$DENO --version|${DENO_RUN[*]}"
+)
+
+failures=0
+rows=()
+for entry in "${RUNTIMES[@]}"; do
+  IFS='|' read -r name version_cmd run_cmd <<<"$entry"
+  version="$($version_cmd 2>&1 | head -n 1 | sed -E 's/^deno //; s/ \(.*//')"
+  cells=()
+  for program in esm.mjs cjs.cjs; do
+    log="$WORK/${name// /-}-$program.log"
+    # shellcheck disable=SC2086 # run_cmd is a command line
+    status=0
+    timeout "$RUN_TIMEOUT" $run_cmd "$program" >"$log" 2>&1 || status=$?
+    if [[ $status == 0 ]] && grep -q '^OK ' "$log"; then
+      cells+=("PASS")
+    else
+      cells+=("FAIL")
+      failures=$((failures + 1))
+      echo "--- $name $program failed (exit $status$([[ $status == 124 ]] && echo ", killed after ${RUN_TIMEOUT}s")):" >&2
+      cat "$log" >&2
+    fi
+  done
+  rows+=("$(printf '| %-8s | %-8s | %-4s | %-4s |' "$name" "$version" "${cells[0]}" "${cells[1]}")")
+done
+
+# The bin, as `npx lunas-sandbox` runs it.
+if node_modules/.bin/lunas-sandbox --help | grep -q '^Usage: lunas-sandbox'; then bin=PASS; else bin=FAIL; failures=$((failures + 1)); fi
+
+echo
+echo "lunas runtime matrix ($tarball)"
+echo '| runtime  | version  | ESM  | CJS  |'
+echo '|----------|----------|------|------|'
+printf '%s\n' "${rows[@]}"
+echo "lunas-sandbox bin (Node 20): $bin"
+if [[ $failures -gt 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
