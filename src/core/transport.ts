@@ -8,7 +8,7 @@
  * `retry-after-ms`, waits over 60 s replaced by backoff, a timeout that also
  * covers reading the body) does not fit ky's retry options.
  */
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance } from 'ky';
 import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import { type Log, redact } from './log.js';
@@ -62,17 +62,27 @@ export interface Result<T> {
 
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #ky: KyInstance;
+  #ky: Promise<KyInstance> | undefined;
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#ky = ky.create({
-      prefixUrl: config.baseURL,
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      ...(config.fetch ? { fetch: config.fetch } : {}),
-    });
+  }
+
+  /**
+   * ky is loaded with the first request, not with `import 'lunas'`: a process
+   * that starts, builds a client and may never call pays nothing for it.
+   */
+  #http(): Promise<KyInstance> {
+    this.#ky ??= import('ky').then(({ default: ky }) =>
+      ky.create({
+        prefixUrl: this.#config.baseURL,
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
+      }),
+    );
+    return this.#ky;
   }
 
   async request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<Result<T>> {
@@ -139,7 +149,8 @@ export class Transport {
     try {
       // The query goes into the path: ky's `searchParams` builds the Request twice.
       const query = spec.query ? queryString(spec.query) : '';
-      const response = await this.#ky(query === '' ? spec.path : `${spec.path}?${query}`, {
+      const http = await this.#http();
+      const response = await http(query === '' ? spec.path : `${spec.path}?${query}`, {
         method: spec.method,
         headers,
         signal: controller.signal,
