@@ -156,15 +156,15 @@ export class Transport {
         signal: controller.signal,
         ...(spec.body === undefined ? {} : { json: spec.body }),
       });
-      const text = redact(await response.text(), this.#config.apiKey);
       const secret = this.#config.apiKey;
+      const text = redact(await response.text(), secret);
       return { status: response.status, headers: response.headers, text, label, idempotencyKey, secret };
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
       if (controller.signal.aborted) {
         throw new APIConnectionTimeoutError(`${label} timed out after ${timeout} ms`, { idempotencyKey });
       }
-      throw new APIConnectionError(`${label} failed to connect: ${describeCause(error)}`, {
+      throw new APIConnectionError(`${label} got no response: ${describeCause(error)}`, {
         cause: error,
         idempotencyKey,
       });
