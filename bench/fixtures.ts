@@ -3,8 +3,6 @@
 
 export const API_KEY = 'sk_test_bench';
 
-const ID_SLOT = '__BENCH_ID__';
-
 /** A paid virtual-account charge, shaped as the retrieve endpoint sends it. */
 export const charge = {
   id: 'ch_000000000000000000000001',

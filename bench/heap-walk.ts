@@ -3,11 +3,10 @@
 // parent so that its allocations stay out of this heap.
 import { sdkClient } from './clients.js';
 
-const [url, totalArg, pageSizeArg] = process.argv.slice(2);
-const total = Number(totalArg);
+const [url, pageSizeArg] = process.argv.slice(2);
 const pagesize = Number(pageSizeArg);
 const gc = globalThis.gc;
-if (!url || !gc) throw new Error('usage: node --expose-gc --import tsx bench/heap-walk.ts <url> <total> <pagesize>');
+if (!url || !gc) throw new Error('usage: node --expose-gc --import tsx bench/heap-walk.ts <url> <pagesize>');
 
 const MB = 1024 * 1024;
 const heapUsed = () => process.memoryUsage().heapUsed;

@@ -23,7 +23,7 @@ export async function heapWalk(total = 1_000_000, pageSize = 100): Promise<HeapR
   const server = await startServer({ total });
   const started = performance.now();
   try {
-    const args = ['--expose-gc', '--import', 'tsx', child, server.url, String(total), String(pageSize)];
+    const args = ['--expose-gc', '--import', 'tsx', child, server.url, String(pageSize)];
     const proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     proc.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

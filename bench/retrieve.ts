@@ -21,11 +21,7 @@ export async function sequentialRetrieve(server: BenchServer, calls = 2_000): Pr
   );
 }
 
-export async function concurrentRetrieve(
-  server: BenchServer,
-  calls = 1_000,
-  batch = 100,
-): Promise<ServedComparison> {
+export async function concurrentRetrieve(server: BenchServer, calls = 1_000, batch = 100): Promise<ServedComparison> {
   const client = sdkClient(server.url);
   const batches: string[][] = [];
   for (let i = 0; i < calls; i += batch) {

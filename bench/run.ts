@@ -1,43 +1,20 @@
-// `npm run bench`: runs every measurement, prints a markdown table of
-// figure | value | budget | met?, and writes all numbers to bench/results.json.
+// `npm run bench`: runs every measurement in turn, then reports (report.ts).
 // Every runtime figure is a ratio against a baseline timed in the same run,
 // so the verdicts hold on a slower or busier machine; absolute times are context.
 // `npm run bench -- walk heap` runs only the named measurements.
-import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { GZIP_BUDGET_BYTES, bundleClient, ensureBuilt } from './bundle.js';
 import { coldImport } from './cold-import.js';
 import { heapWalk } from './heap.js';
 import { parseCost } from './parse.js';
+import { ms, pairRow, printTable, ratio, type Row, writeResults } from './report.js';
 import { concurrentRetrieve, sequentialRetrieve } from './retrieve.js';
-import { startServer, type BenchServer, type ServedComparison } from './server.js';
-import { lookahead, walkList } from './walk.js';
-
-interface Row {
-  figure: string;
-  value: string;
-  budget: string;
-  met: boolean | null; // null: informational, no budget set
-}
+import { startServer, type BenchServer } from './server.js';
+import { lookahead, lookaheadFloor, walkList } from './walk.js';
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {};
 const only = new Set(process.argv.slice(2));
 const wanted = (key: string) => only.size === 0 || only.has(key);
-
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} ms`;
-const ratio = (n: number) => `${n.toFixed(2)}×`;
-
-function pairRow(figure: string, r: ServedComparison, budget?: number): Row {
-  const requests =
-    r.requests.subject === r.requests.baseline ? '' : `; requests ${r.requests.subject} vs ${r.requests.baseline}`;
-  return {
-    figure,
-    value: `${ratio(r.ratio)} (${ms(r.subjectMs)} vs ${ms(r.baselineMs)}${requests})`,
-    budget: budget === undefined ? '—' : `≤ ${budget.toFixed(2)}`,
-    met: budget === undefined ? null : r.ratio <= budget,
-  };
-}
 
 async function withServer<T>(options: Parameters<typeof startServer>[0], fn: (s: BenchServer) => Promise<T>) {
   const server = await startServer(options);
@@ -54,21 +31,25 @@ if (wanted('bundle') || wanted('import')) ensureBuilt();
 await withServer({ total: 10_000 }, async (server) => {
   if (wanted('retrieve')) {
     const r = (results.retrieveSequential = await sequentialRetrieve(server));
-    rows.push(pairRow('1. charges.retrieve, 2,000 sequential: SDK / bare fetch', r));
+    rows.push(pairRow('1. charges.retrieve, 2,000 sequential: SDK / bare fetch', r, 1.1));
   }
   if (wanted('walk')) {
     const r = (results.walk = await walkList(server, 10_000));
-    rows.push(pairRow('2. walk 10,000 charges, pagesize 100: SDK / bare page loop', r));
+    rows.push(pairRow('2. walk 10,000 charges, pagesize 100: SDK / bare page loop', r, 1.1));
   }
   if (wanted('concurrent')) {
     const r = (results.retrieveConcurrent = await concurrentRetrieve(server));
-    rows.push(pairRow('3. 1,000 retrieves, 100 concurrent: SDK / bare fetch', r));
+    rows.push(pairRow('3. 1,000 retrieves, 100 concurrent: SDK / bare fetch', r, 1.1));
   }
 });
 
 if (wanted('lookahead')) {
-  const r = (results.lookahead = await withServer({ total: 5_000, latencyMs: 5 }, (s) => lookahead(s, 5_000, 5)));
-  rows.push(pairRow('4. 50 pages, 5 ms latency + 5 ms work: look-ahead / sequential', r, 0.6));
+  await withServer({ total: 5_000, latencyMs: 5 }, async (server) => {
+    const r = (results.lookahead = await lookahead(server, 5_000, 5));
+    const floor = (results.lookaheadFloor = await lookaheadFloor(server, 5_000, 5));
+    const row = pairRow('4. 50 pages, 5 ms latency + 5 ms work: look-ahead / sequential', r, 0.6);
+    rows.push({ ...row, value: `${row.value}; bare-fetch floor ${ratio(floor.ratio)}` });
+  });
 }
 
 if (wanted('parse')) {
@@ -112,11 +93,5 @@ if (wanted('import')) {
   });
 }
 
-const cells = (r: Row) => [r.figure, r.value, r.budget, r.met === null ? 'n/a' : r.met ? 'yes' : 'NO'];
-console.log(`\nlunas bench: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}\n`);
-console.log('| figure | value | budget | met? |\n|---|---|---|---|');
-for (const row of rows) console.log(`| ${cells(row).join(' | ')} |`);
-
-const out = new URL('./results.json', import.meta.url);
-const environment = { node: process.version, platform: process.platform, arch: process.arch, cpus: cpus().length };
-writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), environment, rows, results }, null, 2)}\n`);
+printTable(rows);
+writeResults(rows, results);

@@ -123,13 +123,16 @@ async function* itemsOf<T>(pages: AsyncIterable<Page<T>>): AsyncGenerator<T, voi
   }
 }
 
+const MAX_TIES_REMEMBERED = 1_000;
+
 /**
  * Recognises items a newest-first walk has already yielded, in memory that
  * does not grow with the walk. Two rules, so that neither a shift of many
  * pages nor items without timestamps produce a duplicate:
  * - by `created_at`: the walk moves back in time, so an item newer than the
  *   last one yielded was yielded already (or created after the walk began);
- *   for items sharing that last timestamp, their ids are remembered;
+ *   for items sharing that last timestamp, their ids are remembered (the
+ *   latest 1,000 of them);
  * - by `id`: any id seen on the previous or the current page.
  */
 class RepeatFilter {
@@ -162,7 +165,12 @@ class RepeatFilter {
       this.#cursor = time;
       this.#idsAtCursor = new Set();
     }
-    if (id !== undefined) this.#idsAtCursor.add(id);
+    if (id !== undefined) {
+      this.#idsAtCursor.add(id);
+      // Bounded even if a million items share one timestamp: forget the oldest
+      // ties, which would have to shift by many pages to come back.
+      if (this.#idsAtCursor.size > MAX_TIES_REMEMBERED) this.#idsAtCursor.delete(this.#idsAtCursor.values().next().value!);
+    }
     return false;
   }
 }
