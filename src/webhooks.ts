@@ -6,7 +6,7 @@
  * retrieve the charge by `data.id` and trust what the API says.
  */
 import { LunasError, type ResponseIssue } from './core/errors.js';
-import { dottedPath, jsonObject, z } from './core/schema.js';
+import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
 import { chargeSchema } from './resources/charges.js';
 
 /** The event types the service documents. */
@@ -30,14 +30,14 @@ function buildEventSchemas() {
     created_at: z.string(),
   };
   return {
-    charge: z.looseObject({
+    charge: looseObject({
       ...eventFields,
       /** One of {@link CHARGE_EVENT_TYPES}. */
       type: z.enum(CHARGE_EVENT_TYPES),
       /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
       data: chargeSchema,
     }),
-    other: z.looseObject({ ...eventFields, type: z.string(), data: jsonObject }),
+    other: looseObject({ ...eventFields, type: z.string(), data: jsonObject }),
   };
 }
 

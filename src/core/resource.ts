@@ -6,7 +6,7 @@
 import { RequestValidationError } from './errors.js';
 import { Page, type PageEnvelope, PagePromise } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
-import { issuesToFields, type Schema, z } from './schema.js';
+import { issuesToFields, looseObject, type Schema, z } from './schema.js';
 import type { ResponseInfo, Transport } from './transport.js';
 
 const responses = new WeakMap<object, ResponseInfo>();
@@ -56,7 +56,7 @@ const singleEnvelopes = new WeakMap<object, SingleEnvelope<unknown>>();
 export function singleEnvelope<T>(data: Schema<T, unknown>): SingleEnvelope<T> {
   let envelope = singleEnvelopes.get(data) as SingleEnvelope<T> | undefined;
   if (envelope === undefined) {
-    envelope = z.looseObject({ data });
+    envelope = looseObject({ data });
     singleEnvelopes.set(data, envelope);
   }
   return envelope;
@@ -64,7 +64,7 @@ export function singleEnvelope<T>(data: Schema<T, unknown>): SingleEnvelope<T> {
 
 /** The list success envelope around items of `item`. */
 export function listEnvelope<T>(item: Schema<T, unknown>): Schema<PageEnvelope<T>, unknown> {
-  return z.looseObject({
+  return looseObject({
     data: z.array(item),
     page: z.int(),
     page_size: z.int(),

@@ -5,6 +5,7 @@ import {
   currencyParam,
   datetimeParam,
   jsonObject,
+  looseObject,
   maybe,
   money,
   moneyParam,
@@ -16,7 +17,7 @@ import {
 const paymentMethods = ['qris', 'virtual_account'] as const;
 
 // Responses: lenient. Fields the merchant may not have sent can be absent or null.
-const customerDetails = z.looseObject({
+const customerDetails = looseObject({
   /** The customer's full name. */
   name: maybe(z.string()),
   /** The customer's email address. */
@@ -25,7 +26,7 @@ const customerDetails = z.looseObject({
   phone_number: maybe(z.string()),
 });
 
-const item = z.looseObject({
+const item = looseObject({
   /** What was bought. */
   name: z.string(),
   /** Unit price, a string with two decimals, e.g. `"12500.00"`. */
@@ -34,7 +35,7 @@ const item = z.looseObject({
   quantity: z.number(),
 });
 
-export const chargeSchema = z.looseObject({
+export const chargeSchema = looseObject({
   /** Unique identifier of the charge. */
   id: z.string(),
   /** `qris` or `virtual_account` (or a method added later). */

@@ -1,9 +1,9 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { listEnvelope, type ListParams, Resource, validate } from '../core/resource.js';
-import { currencyParam, maybe, money, moneyParam, openEnum, textParam, z } from '../core/schema.js';
+import { currencyParam, looseObject, maybe, money, moneyParam, openEnum, textParam, z } from '../core/schema.js';
 
-const transferSchema = z.looseObject({
+const transferSchema = looseObject({
   /** Unique identifier of the transfer. */
   id: z.string(),
   /** Your account, the one the money left. */
