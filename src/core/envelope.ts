@@ -94,10 +94,19 @@ function failFields(data: unknown): FieldErrors {
   const fields: FieldErrors = {};
   if (!isObject(data)) return fields;
   for (const [field, messages] of Object.entries(data)) {
-    if (Array.isArray(messages)) fields[field] = messages.map(String);
-    else if (field !== 'message') fields[field] = [String(messages)];
+    if (field === 'message' && !Array.isArray(messages)) continue;
+    const texts = Array.isArray(messages) ? messages.map(messageText) : [messageText(messages)];
+    // defineProperty, so that a field named `__proto__` stays a field.
+    Object.defineProperty(fields, field, { value: texts, enumerable: true, writable: true, configurable: true });
   }
   return fields;
+}
+
+/** One message as text. Not String(): a hostile body's arrays nested 100 000 deep would overflow the stack. */
+function messageText(message: unknown): string {
+  if (typeof message === 'string') return message;
+  if (typeof message === 'object' && message !== null) return Array.isArray(message) ? '(a list)' : '(an object)';
+  return String(message);
 }
 
 function serviceMessage(body: unknown, fields: FieldErrors): string {

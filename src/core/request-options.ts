@@ -33,6 +33,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const reservedHeaders = new Set(['authorization', 'idempotency-key', 'content-length', 'host']);
+/** Connection-level headers fetch refuses to send: accepted, they would fail every attempt as a connection error. */
+const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect']);
 
 /** Problems with a headers record, keyed `headers.<name>`; empty when it is fine. */
 export function headerProblems(headers: unknown, prefix = 'headers'): FieldErrors {
@@ -44,6 +46,8 @@ export function headerProblems(headers: unknown, prefix = 'headers'): FieldError
     if (!HEADER_NAME.test(name)) problems[key] = ['Header name is not a valid HTTP token'];
     else if (reservedHeaders.has(name.toLowerCase()))
       problems[key] = ['This header is set by the SDK; use the apiKey or idempotencyKey option'];
+    else if (connectionHeaders.has(name.toLowerCase()))
+      problems[key] = ['This header belongs to the HTTP connection and cannot be set'];
     else if (typeof value !== 'string' || !HEADER_VALUE.test(value))
       problems[key] = ['Header value must be a string without control characters such as CR or LF'];
   }

@@ -57,9 +57,19 @@ export function looseObject<const Shape extends core.$ZodLooseShape>(shape: Shap
   >;
 }
 
+/**
+ * From 2^46 (about 70 trillion) on, two amounts a cent apart can parse to the
+ * same JSON number: a number that large cannot be trusted to the cent.
+ */
+const MAX_EXACT_MONEY_NUMBER = 2 ** 46;
+
 /** Money in a response: a JSON number or string, normalised to two decimals. */
 export const money = z.transform((value: unknown, ctx) => {
   // One step instead of union + pipe: it runs for every amount on every page.
+  if (typeof value === 'number' && Math.abs(value) >= MAX_EXACT_MONEY_NUMBER) {
+    ctx.issues.push({ code: 'custom', input: value, message: 'a JSON number this large cannot carry cents exactly' });
+    return z.NEVER;
+  }
   const normalized = typeof value === 'number' || typeof value === 'string' ? normalizeMoney(value) : undefined;
   if (normalized === undefined) {
     ctx.issues.push({ code: 'custom', input: value, message: 'expected a decimal amount with at most two fractional digits' });
@@ -176,7 +186,10 @@ export function datetimeParam(label: string): Schema<string, Date | string> {
 export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const fields: FieldErrors = {};
   const add = (path: readonly PropertyKey[], message: string) => {
-    (fields[dottedPath(path)] ??= []).push(message);
+    const field = dottedPath(path);
+    // Own properties only: `fields.constructor` or `fields.__proto__` would read what every object inherits.
+    if (Object.hasOwn(fields, field)) fields[field]!.push(message);
+    else Object.defineProperty(fields, field, { value: [message], enumerable: true, writable: true, configurable: true });
   };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {

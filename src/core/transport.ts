@@ -146,26 +146,45 @@ export class Transport {
     const timer = setTimeout(() => controller.abort(), timeout);
     const forwardAbort = () => controller.abort();
     signal?.addEventListener('abort', forwardAbort, { once: true });
+    // Ends the attempt at the timeout or the caller's abort even when a custom
+    // fetch ignores the signal, or hands back a body that never ends.
+    const aborted = new Promise<never>((_resolve, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
+    const secret = this.#config.apiKey;
     try {
       // The query goes into the path: ky's `searchParams` builds the Request twice.
       const query = spec.query ? queryString(spec.query) : '';
       const http = await this.#http();
-      const response = await http(query === '' ? spec.path : `${spec.path}?${query}`, {
-        method: spec.method,
-        headers,
-        signal: controller.signal,
-        ...(spec.body === undefined ? {} : { json: spec.body }),
-      });
-      const secret = this.#config.apiKey;
-      const text = redact(await response.text(), secret);
-      return { status: response.status, headers: response.headers, text, label, idempotencyKey, secret };
+      const response = await Promise.race([
+        http(query === '' ? spec.path : `${spec.path}?${query}`, {
+          method: spec.method,
+          headers,
+          signal: controller.signal,
+          ...(spec.body === undefined ? {} : { json: spec.body }),
+        }),
+        aborted,
+      ]);
+      const text = redact(await Promise.race([response.text(), aborted]), secret);
+      return {
+        status: response.status,
+        headers: withoutSecret(response.headers, secret),
+        text,
+        label,
+        idempotencyKey,
+        secret,
+      };
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
       if (controller.signal.aborted) {
         throw new APIConnectionTimeoutError(`${label} timed out after ${timeout} ms`, { idempotencyKey });
       }
-      throw new APIConnectionError(`${label} got no response: ${describeCause(error)}`, {
-        cause: error,
+      const detail = describeCause(error);
+      const masked = redact(detail, secret);
+      throw new APIConnectionError(`${label} got no response: ${masked}`, {
+        // A custom fetch may carry the request's headers in its error (HTTP-client wrappers do).
+        cause: masked === detail && !carriesSecret(error, secret) ? error : new Error(masked),
         idempotencyKey,
       });
     } finally {
@@ -179,6 +198,33 @@ function queryString(query: Record<string, number | string | undefined>): string
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   return params.toString();
+}
+
+/** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
+function withoutSecret(headers: Headers, secret: string): Headers {
+  let echoed = false;
+  headers.forEach((value) => (echoed ||= value.includes(secret)));
+  if (!echoed) return headers;
+  const masked = new Headers();
+  headers.forEach((value, name) => masked.append(name, redact(value, secret)));
+  return masked;
+}
+
+/** Whether `value`'s own string properties, a few levels down, contain `secret`. */
+function carriesSecret(value: unknown, secret: string, depth = 0, seen = new Set<object>()): boolean {
+  if (typeof value === 'string') return value.includes(secret);
+  if (typeof value !== 'object' || value === null || depth > 4 || seen.has(value)) return false;
+  seen.add(value);
+  for (const key of Object.getOwnPropertyNames(value)) {
+    let child: unknown;
+    try {
+      child = (value as Record<string, unknown>)[key];
+    } catch {
+      continue;
+    }
+    if (carriesSecret(child, secret, depth + 1, seen)) return true;
+  }
+  return false;
 }
 
 function describeCause(error: unknown): string {

@@ -59,7 +59,7 @@ describe('money in responses', () => {
     [10000.5, '10000.50'],
     ['10000.50', '10000.50'],
     ['007.1', '7.10'],
-    [1e21, '1000000000000000000000.00'],
+    [2 ** 46 - 1, '70368744177663.00'],
     ['12345678901234567.89', '12345678901234567.89'],
     ['10000.000', '10000.00'],
   ])('amount %j -> %j (a string with two decimals)', async (amount, expected) => {
@@ -94,6 +94,8 @@ describe('money in responses', () => {
     ['amount', '', 'data.amount'],
     ['amount', '1e3', 'data.amount'],
     ['amount', { value: '1.00' }, 'data.amount'],
+    ['amount', 1e21, 'data.amount'],
+    ['amount', 2 ** 46, 'data.amount'],
     ['fee', '0.001', 'data.fee'],
     ['fee', false, 'data.fee'],
   ])('%s = %j -> ResponseValidationError at %s with the raw body', async (key, value, path) => {

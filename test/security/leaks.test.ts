@@ -1,0 +1,311 @@
+/**
+ * The API key never leaks: not in a message, a stack, a log line, nor in
+ * `String`, `JSON.stringify` or `util.inspect` (deep, hidden properties
+ * shown) of anything lunas hands back — results, errors, pages, list promises
+ * before and after they load, response info — whatever the service sends.
+ *
+ * test/unit/security.test.ts covers echoes in error bodies, escaped echoes,
+ * logs and the client; this file adds a sweep of every method under every
+ * fault the sandbox offers, with the key echoed wherever a service could put
+ * it, and the channels that sweep cannot reach: response headers and the
+ * errors of a custom fetch.
+ */
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Page, PagePromise } from 'lunas';
+import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas/testing';
+import { successResponse, transferData, WIRE_API_KEY, wireClient } from '../helpers/wire.js';
+
+const KEY = 'sk_live_sweep_4f1c9a7e2b';
+
+function renderings(value: unknown): string[] {
+  const out = [
+    inspect(value, { depth: 12, showHidden: true, getters: true }),
+    inspect(value, { depth: Infinity }),
+    safeStringify(value),
+    String(value),
+  ];
+  if (value instanceof Error) out.push(value.message, value.stack ?? '');
+  return out;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (error) {
+    return `JSON.stringify threw: ${String(error)}`;
+  }
+}
+
+function leaksOf(values: unknown[], key: string): string[] {
+  return values.flatMap((value, index) =>
+    renderings(value)
+      .filter((text) => text.includes(key))
+      .map(
+        (text) =>
+          `value ${index}: ${text.slice(Math.max(0, text.indexOf(key) - 120), text.indexOf(key) + key.length + 20)}`,
+      ),
+  );
+}
+
+function recordingLogger(): { lines: string[]; logger: Logger } {
+  const lines: string[] = [];
+  const write = (...args: unknown[]) =>
+    void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 12 }))).join(' '));
+  return { lines, logger: { debug: write, info: write, warn: write, error: write } };
+}
+
+// -------------------------------------------------------------- the sweep
+
+type Target = Pick<Fault, 'method' | 'path'>;
+
+interface MethodUnderTest {
+  name: string;
+  target: (chargeId: string) => Target;
+  /** Calls the method and collects every value it hands back: results, pages, promises, response info. */
+  collect: (client: Client, chargeId: string, into: unknown[]) => Promise<void>;
+}
+
+async function single(call: Promise<object>, into: unknown[]): Promise<void> {
+  const value = await call;
+  into.push(value, getResponseInfo(value));
+}
+
+async function listed(promise: PagePromise<unknown>, into: unknown[]): Promise<void> {
+  into.push(promise);
+  const page = await promise;
+  into.push(promise, page, getResponseInfo(page), page.data);
+  for await (const each of page.iterPages()) into.push(each, getResponseInfo(each));
+}
+
+const METHODS: MethodUnderTest[] = [
+  {
+    name: 'charges.create',
+    target: () => ({ method: 'POST', path: '/v1/payments/charges' }),
+    collect: (client, _id, into) => single(client.charges.create({ payment_method: 'qris', amount: 10_000 }), into),
+  },
+  {
+    name: 'charges.retrieve',
+    target: (id) => ({ method: 'GET', path: `/v1/payments/charges/${id}` }),
+    collect: (client, id, into) => single(client.charges.retrieve(id), into),
+  },
+  {
+    name: 'charges.list',
+    target: () => ({ method: 'GET', path: '/v1/payments/charges' }),
+    collect: (c, _id, into) => listed(c.charges.list({ pagesize: 1 }), into),
+  },
+  {
+    name: 'transfers.create',
+    target: () => ({ method: 'POST', path: '/v1/transfers' }),
+    collect: (client, _id, into) =>
+      single(client.transfers.create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' }), into),
+  },
+  {
+    name: 'transfers.list',
+    target: () => ({ method: 'GET', path: '/v1/transfers' }),
+    collect: (c, _id, into) => listed(c.transfers.list({ pagesize: 1 }), into),
+  },
+  {
+    name: 'payouts.list',
+    target: () => ({ method: 'GET', path: '/v1/payouts' }),
+    collect: (c, _id, into) => listed(c.payouts.list({ pagesize: 2 }), into),
+  },
+  {
+    name: 'paymentMethods.list',
+    target: () => ({ method: 'GET', path: '/v1/payments/methods' }),
+    collect: (c, _id, into) => listed(c.paymentMethods.list({ pagesize: 4 }), into),
+  },
+];
+
+/** Every fault kind, with the key echoed wherever a body can carry it. */
+const FAULTS: [string, FaultKind | undefined][] = [
+  ['no fault', undefined],
+  [
+    '503 echoing the key',
+    {
+      kind: 'status',
+      status: 503,
+      body: { status: 'error', message: `upstream saw Bearer ${KEY}` },
+      headers: { 'retry-after-ms': '0' },
+    },
+  ],
+  [
+    '401 echoing the key',
+    { kind: 'status', status: 401, body: { status: 'error', message: `Invalid API key ${KEY}` } },
+  ],
+  [
+    '400 fail echoing the key',
+    { kind: 'status', status: 400, body: { status: 'fail', data: { authorization: [`Bearer ${KEY}`], [KEY]: 'x' } } },
+  ],
+  [
+    '200 echoing the key, unicode-escaped',
+    {
+      kind: 'status',
+      status: 200,
+      body: `{"status":"success","data":"${[...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`,
+    },
+  ],
+  [
+    '200 echoing the key in a wrong-typed field',
+    { kind: 'status', status: 200, body: { status: 'success', data: { id: 5, note: KEY }, page: KEY } },
+  ],
+  [
+    '429 in plain text echoing the key',
+    {
+      kind: 'status',
+      status: 429,
+      body: `slow down ${KEY}`,
+      headers: { 'content-type': 'text/plain', 'retry-after': '0' },
+    },
+  ],
+  ['html', { kind: 'html' }],
+  ['delay past the timeout', { kind: 'delay', ms: 900 }],
+  ['hang', { kind: 'hang' }],
+  ['drop', { kind: 'drop' }],
+  ['lost response', { kind: 'lost-response' }],
+  ['malformed', { kind: 'malformed' }],
+];
+
+interface SweepResult {
+  fault: string;
+  values: unknown[];
+  lines: string[];
+  errors: number;
+  successes: number;
+}
+
+const sweeps: SweepResult[] = [];
+const sandboxes: Sandbox[] = [];
+
+beforeAll(async () => {
+  sweeps.push(
+    ...(await Promise.all(
+      FAULTS.map(async ([label, fault]) => {
+        const sandbox = await startSandbox({ apiKey: KEY });
+        sandboxes.push(sandbox);
+        const { lines, logger } = recordingLogger();
+        const client = new Client({
+          apiKey: KEY,
+          baseURL: sandbox.url,
+          // Short enough that hangs cost little; long enough that no fault means no error.
+          timeout: fault ? 500 : 10_000,
+          maxRetries: 1,
+          logger,
+          logLevel: 'debug',
+        });
+        const charge = await client.charges.create({ payment_method: 'qris', amount: 5_000 });
+        const values: unknown[] = [client, charge];
+        let errors = 0;
+        let successes = 0;
+        // Once (a retry may recover), then twice (beyond maxRetries 1), every method side by side.
+        for (const times of [1, 2]) {
+          await Promise.all(
+            METHODS.map(async (method) => {
+              if (fault) sandbox.inject({ ...fault, ...method.target(charge.id), times });
+              try {
+                await method.collect(client, charge.id, values);
+                successes++;
+              } catch (error) {
+                errors++;
+                values.push(error);
+              }
+            }),
+          );
+          sandbox.clearFaults();
+        }
+        return { fault: label, values, lines, errors, successes };
+      }),
+    )),
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+});
+
+describe('every method under every fault, the key echoed back', () => {
+  it.each(FAULTS.map(([label]) => label))('%s: no value handed back renders the key', (label) => {
+    const sweep = sweeps.find((each) => each.fault === label)!;
+    expect(sweep.successes + sweep.errors).toBe(2 * METHODS.length);
+    if (label === 'no fault') expect(sweep.errors).toBe(0);
+    expect(leaksOf(sweep.values, KEY)).toEqual([]);
+  });
+
+  it.each(FAULTS.map(([label]) => label))('%s: no log line carries the key, even at debug', (label) => {
+    const sweep = sweeps.find((each) => each.fault === label)!;
+    expect(sweep.lines.length).toBeGreaterThan(0);
+    expect(sweep.lines.filter((line) => line.includes(KEY))).toEqual([]);
+  });
+
+  it('the echoes did reach the SDK: the service’s own words are kept, with the key masked', () => {
+    const messages = sweeps.flatMap((sweep) =>
+      sweep.values.filter((value): value is Error => value instanceof APIError).map((error) => error.message),
+    );
+    expect(messages.some((message) => message.includes('Invalid API key [REDACTED]'))).toBe(true);
+    expect(messages.some((message) => message.includes('upstream saw Bearer [REDACTED]'))).toBe(true);
+  });
+});
+
+describe('a list promise', () => {
+  it('renders no key before it loads, after it loads, and after it failed to load', async () => {
+    const { client } = wireClient((request, attempt) =>
+      attempt === 1
+        ? Response.json({ status: 'success', data: [transferData()], page: 1, page_size: 1, total_items: 1 })
+        : Response.json({ status: 'error', message: `no ${WIRE_API_KEY}` }, { status: 401 }),
+    );
+    const loaded = client.transfers.list({ pagesize: 1 });
+    const before = leaksOf([loaded], WIRE_API_KEY);
+    await loaded;
+    const failing = client.transfers.list({ pagesize: 1 });
+    const error = await failing.catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(APIError);
+    expect(loaded).toBeInstanceOf(PagePromise);
+    expect(await loaded).toBeInstanceOf(Page);
+    expect([...before, ...leaksOf([loaded, await loaded, failing, error], WIRE_API_KEY)]).toEqual([]);
+  });
+});
+
+describe('channels a body echo does not reach', () => {
+  it('a response header echoing the key appears in no error and no response info', async () => {
+    const echo = { 'x-debug-authorization': `Bearer ${WIRE_API_KEY}`, 'x-request-id': `req_${WIRE_API_KEY}` };
+    const { client } = wireClient((request) =>
+      request.url.pathname === '/v1/transfers'
+        ? Response.json({ status: 'error', message: 'busy' }, { status: 503, headers: echo })
+        : successResponse(transferData(), 200),
+    );
+    const error = await client.transfers
+      .create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' })
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(APIError);
+
+    const { client: succeeding } = wireClient(() =>
+      Response.json({ status: 'success', data: transferData() }, { headers: echo }),
+    );
+    const transfer = await succeeding.transfers.create({
+      destination_account_id: 'acc_partner',
+      amount: 1,
+      currency: 'idr',
+    });
+    expect(leaksOf([error, transfer, getResponseInfo(transfer)], WIRE_API_KEY)).toEqual([]);
+  });
+
+  it('a custom fetch whose failure carries the request’s headers (as HTTP-client wrappers do) leaks nothing', async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const authorization = request.headers.get('authorization');
+      throw Object.assign(new TypeError(`request to ${request.url} failed (Authorization: ${authorization})`), {
+        config: { url: request.url, headers: { Authorization: authorization } },
+      });
+    };
+    const client = new Client({
+      apiKey: WIRE_API_KEY,
+      baseURL: 'https://api.lunas.test',
+      fetch,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+    const error = await client.charges.retrieve('ch_1').catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(leaksOf([error], WIRE_API_KEY)).toEqual([]);
+  });
+});
