@@ -46,8 +46,12 @@ const transfer = await client.transfers.create(
   { destination_account_id: 'acc_partner', amount: 100_000, currency: 'idr', description: 'Weekly settlement' },
   { idempotencyKey: 'settlement-2026-w47' },
 );
-console.log(`\nTransfer ${transfer.id}: ${transfer.amount} to ${transfer.destination_account_name}, ${transfer.status}`);
-console.log(`  transfers made: ${sandbox.transfers().length} (the first response was dropped; the retry did not pay twice)`);
+console.log(
+  `\nTransfer ${transfer.id}: ${transfer.amount} to ${transfer.destination_account_name}, ${transfer.status}`,
+);
+console.log(
+  `  transfers made: ${sandbox.transfers().length} (the first response was dropped; the retry did not pay twice)`,
+);
 
 // 5. Balances, to the cent.
 console.log(`\nBalances: merchant ${sandbox.balance('acc_merchant')}, partner ${sandbox.balance('acc_partner')}`);

@@ -2,14 +2,7 @@
  * Tell apart the failures a merchant backend should handle differently.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/handle-errors.ts
  */
-import {
-  APIConnectionError,
-  BadRequestError,
-  Client,
-  LunasError,
-  NotFoundError,
-  RequestValidationError,
-} from 'lunas';
+import { APIConnectionError, BadRequestError, Client, LunasError, NotFoundError, RequestValidationError } from 'lunas';
 
 const client = new Client({ maxRetries: 3, timeout: 10_000 });
 
@@ -30,7 +23,8 @@ async function describe(operation: Promise<unknown>): Promise<string> {
 }
 
 console.log('bad amount:', await describe(client.charges.create({ payment_method: 'qris', amount: 0 })));
-console.log('inactive account:', await describe(
-  client.transfers.create({ destination_account_id: 'acc_closed', amount: 1000, currency: 'idr' }),
-));
+console.log(
+  'inactive account:',
+  await describe(client.transfers.create({ destination_account_id: 'acc_closed', amount: 1000, currency: 'idr' })),
+);
 console.log('unknown charge:', await describe(client.charges.retrieve('ch_does_not_exist')));

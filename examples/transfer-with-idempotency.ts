@@ -13,7 +13,9 @@ try {
     { destination_account_id: 'acc_partner', amount: '125000.00', currency: 'idr', client_reference_id: invoiceId },
     { idempotencyKey: `settle-${invoiceId}` },
   );
-  console.log(`Transfer ${transfer.id}: ${transfer.amount} ${transfer.currency} to ${transfer.destination_account_name}`);
+  console.log(
+    `Transfer ${transfer.id}: ${transfer.amount} ${transfer.currency} to ${transfer.destination_account_name}`,
+  );
 } catch (error) {
   if (error instanceof PermissionDeniedError) {
     console.log(`Not enough balance: ${error.message}`);

@@ -73,14 +73,21 @@ describe('examples', () => {
     const env = await withSandbox();
     const out = await runExample('handle-errors.ts', env);
     expect(out).toContain('bad amount: fix the request: {"amount":["Amount must be greater than 0"]}');
-    expect(out).toContain('inactive account: the service refused it: {"destination_account_id":["Destination account is not active"]}');
+    expect(out).toContain(
+      'inactive account: the service refused it: {"destination_account_id":["Destination account is not active"]}',
+    );
     expect(out).toMatch(/unknown charge: no such resource \(request id req_\w+\)/);
   });
 
   test('webhook-handler.ts receives events and confirms the charge with the API', async () => {
     const port = await freePort();
     sandbox = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/` });
-    const env = { LUNAS_API_KEY: sandbox.apiKey, LUNAS_BASE_URL: sandbox.url, PORT: String(port), EXIT_AFTER_EVENTS: '2' };
+    const env = {
+      LUNAS_API_KEY: sandbox.apiKey,
+      LUNAS_BASE_URL: sandbox.url,
+      PORT: String(port),
+      EXIT_AFTER_EVENTS: '2',
+    };
     const child = spawn(tsx, ['examples/webhook-handler.ts'], { env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk));

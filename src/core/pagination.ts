@@ -169,7 +169,8 @@ class RepeatFilter {
       this.#idsAtCursor.add(id);
       // Bounded even if a million items share one timestamp: forget the oldest
       // ties, which would have to shift by many pages to come back.
-      if (this.#idsAtCursor.size > MAX_TIES_REMEMBERED) this.#idsAtCursor.delete(this.#idsAtCursor.values().next().value!);
+      if (this.#idsAtCursor.size > MAX_TIES_REMEMBERED)
+        this.#idsAtCursor.delete(this.#idsAtCursor.values().next().value!);
     }
     return false;
   }

@@ -44,7 +44,8 @@ export function validate<T>(schema: Schema<T, unknown>, input: unknown): T {
  * them, even as `%2E`), and no real id is either, so they are refused.
  */
 export function pathSegment(field: string, id: unknown): string {
-  if (typeof id !== 'string' || id === '') throw new RequestValidationError({ [field]: ['ID must be a non-empty string'] });
+  if (typeof id !== 'string' || id === '')
+    throw new RequestValidationError({ [field]: ['ID must be a non-empty string'] });
   if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });
   return encodeURIComponent(id);
 }
@@ -138,7 +139,8 @@ export abstract class Resource {
     return new PagePromise(async () => {
       const { page = 1, pagesize } = validate(listParams, params ?? {});
       const fetchPage = async (number: number, lookahead?: AbortSignal): Promise<Page<T>> => {
-        const signal = lookahead && options?.signal ? AbortSignal.any([options.signal, lookahead]) : (lookahead ?? options?.signal);
+        const signal =
+          lookahead && options?.signal ? AbortSignal.any([options.signal, lookahead]) : (lookahead ?? options?.signal);
         const { body, info } = await this.#transport.request(
           { method: 'GET', path, query: { page: number, pagesize }, schema: envelope },
           signal ? { ...options, signal } : options,

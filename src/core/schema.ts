@@ -50,7 +50,9 @@ const CompiledLooseObject = core.$constructor('LunasLooseObject', (inst: core.$Z
 });
 
 /** A response object: known fields validated, unknown fields kept. */
-export function looseObject<const Shape extends core.$ZodLooseShape>(shape: Shape): z.ZodMiniObject<Shape, core.$loose> {
+export function looseObject<const Shape extends core.$ZodLooseShape>(
+  shape: Shape,
+): z.ZodMiniObject<Shape, core.$loose> {
   return new CompiledLooseObject({ type: 'object', shape, catchall: z.unknown() }) as unknown as z.ZodMiniObject<
     Shape,
     core.$loose
@@ -72,7 +74,11 @@ export const money = z.transform((value: unknown, ctx) => {
   }
   const normalized = typeof value === 'number' || typeof value === 'string' ? normalizeMoney(value) : undefined;
   if (normalized === undefined) {
-    ctx.issues.push({ code: 'custom', input: value, message: 'expected a decimal amount with at most two fractional digits' });
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: 'expected a decimal amount with at most two fractional digits',
+    });
     return z.NEVER;
   }
   return normalized;
@@ -108,7 +114,9 @@ export function codePoints(text: string): number {
 export function moneyParam(label: string): Schema<number, number | string> {
   const invalid = `${label} must be a number with at most two decimal places`;
   return z.pipe(
-    z.union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${label} is required` : invalid) }),
+    z.union([z.number(), z.string()], {
+      error: (issue) => (issue.input === undefined ? `${label} is required` : invalid),
+    }),
     z.transform((value, ctx) => {
       const normalized = normalizeMoney(value);
       const fail = (message: string) => {
@@ -189,7 +197,8 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors
     const field = dottedPath(path);
     // Own properties only: `fields.constructor` or `fields.__proto__` would read what every object inherits.
     if (Object.hasOwn(fields, field)) fields[field]!.push(message);
-    else Object.defineProperty(fields, field, { value: [message], enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(fields, field, { value: [message], enumerable: true, writable: true, configurable: true });
   };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {

@@ -107,7 +107,9 @@ const chargeCreateParams = z.strictObject({
       name: z.optional(textParam('Name')),
       /** Must look like an email address. */
       email: z.optional(
-        z.string({ error: 'Invalid email format' }).check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email format')),
+        z
+          .string({ error: 'Invalid email format' })
+          .check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email format')),
       ),
       /** Phone number. */
       phone_number: z.optional(textParam('Phone number')),
@@ -129,7 +131,9 @@ const chargeCreateParams = z.strictObject({
         /** Unit price, with the same rules as `amount`. */
         price: moneyParam('Price'),
         /** A positive integer. */
-        quantity: z.int({ error: 'Quantity must be a positive integer' }).check(z.gte(1, 'Quantity must be a positive integer')),
+        quantity: z
+          .int({ error: 'Quantity must be a positive integer' })
+          .check(z.gte(1, 'Quantity must be a positive integer')),
       }),
       { error: 'Items must be an array' },
     ),

@@ -39,15 +39,15 @@ export interface Transfer extends z.output<typeof transferSchema> {}
 const transferCreateParams = z.strictObject({
   /** An active account of the platform. Required. */
   destination_account_id: z
-    .string({ error: (issue) => (issue.input === undefined ? 'Destination account is required' : 'Destination account must be a string') })
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'Destination account is required' : 'Destination account must be a string',
+    })
     .check(z.minLength(1, 'Destination account is required')),
   /** Greater than 0, at most two decimals: `125000`, `'125000.00'`. Sent as a JSON number. Required. */
   amount: moneyParam('Amount'),
   /** Required; `idr` (in any case) is the only currency supported. */
-  currency: z.pipe(
-    currencyParam('Currency is required'),
-    z.literal('idr', { error: 'Currency is not supported' }),
-  ),
+  currency: z.pipe(currencyParam('Currency is required'), z.literal('idr', { error: 'Currency is not supported' })),
   /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
   client_reference_id: z.optional(textParam('Client reference ID', 50)),
   /** Description of the transfer; at most 255 characters. */

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  process.stdout.write(`lunas sandbox listening on ${sandbox.url}\nAPI key: ${sandbox.apiKey}\nPress Ctrl+C to stop.\n`);
+  process.stdout.write(
+    `lunas sandbox listening on ${sandbox.url}\nAPI key: ${sandbox.apiKey}\nPress Ctrl+C to stop.\n`,
+  );
 
   let stopping = false;
   const stop = (): void => {

@@ -19,5 +19,7 @@ export function newId(prefix: string): string {
 
 /** A 16-digit virtual account number that never starts with 0. */
 export function newVirtualAccountNumber(): string {
-  return String(randomInt(1, 10)) + String(randomInt(0, 1e9)).padStart(9, '0') + String(randomInt(0, 1e6)).padStart(6, '0');
+  return (
+    String(randomInt(1, 10)) + String(randomInt(0, 1e9)).padStart(9, '0') + String(randomInt(0, 1e6)).padStart(6, '0')
+  );
 }

@@ -177,7 +177,10 @@ function assertOptions(options: SandboxOptions): void {
       if (typeof account.name !== 'string') throw new TypeError(`Account ${account.id}: name must be a string`);
     }
   }
-  for (const [name, items] of [['payouts', payouts], ['paymentMethods', paymentMethods]] as const) {
+  for (const [name, items] of [
+    ['payouts', payouts],
+    ['paymentMethods', paymentMethods],
+  ] as const) {
     if (items !== undefined && !(Array.isArray(items) && items.every(isPlainObject))) {
       throw new TypeError(`${name} must be an array of objects`);
     }

@@ -64,13 +64,7 @@ const absent = (value: unknown): value is null | undefined => value === undefine
 /** Lengths count Unicode code points, so an emoji is one character. */
 const codePoints = (text: string): number => [...text].length;
 
-function optionalString(
-  out: Collector,
-  field: string,
-  label: string,
-  value: unknown,
-  max?: number,
-): string | null {
+function optionalString(out: Collector, field: string, label: string, value: unknown, max?: number): string | null {
   if (absent(value)) return null;
   if (typeof value !== 'string') {
     out.add(field, `${label} must be a string`);
@@ -101,7 +95,12 @@ export function parseIsoDatetime(text: string): Date | undefined {
   const m = ISO_DATETIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const millis = Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -200,7 +199,8 @@ export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput>
 
   let currency = 'idr';
   if (!absent(body.currency)) {
-    if (typeof body.currency === 'string' && /^[A-Za-z]{3}$/.test(body.currency)) currency = body.currency.toLowerCase();
+    if (typeof body.currency === 'string' && /^[A-Za-z]{3}$/.test(body.currency))
+      currency = body.currency.toLowerCase();
     else out.add('currency', 'Currency must be a three-letter code');
   }
 
@@ -213,7 +213,11 @@ export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput>
 
   const channel = optionalString(out, 'channel', 'Channel', body.channel);
   const clientReferenceId = optionalString(
-    out, 'client_reference_id', 'Client reference ID', body.client_reference_id, CLIENT_REFERENCE_ID_MAX,
+    out,
+    'client_reference_id',
+    'Client reference ID',
+    body.client_reference_id,
+    CLIENT_REFERENCE_ID_MAX,
   );
   const description = optionalString(out, 'description', 'Description', body.description, DESCRIPTION_MAX);
   const customerDetails = customer(out, body.customer_details);
@@ -258,7 +262,11 @@ export function checkTransfer(body: Record<string, unknown>, accounts: AccountLo
   } else currency = body.currency.toLowerCase();
 
   const clientReferenceId = optionalString(
-    out, 'client_reference_id', 'Client reference ID', body.client_reference_id, CLIENT_REFERENCE_ID_MAX,
+    out,
+    'client_reference_id',
+    'Client reference ID',
+    body.client_reference_id,
+    CLIENT_REFERENCE_ID_MAX,
   );
   const description = optionalString(out, 'description', 'Description', body.description, DESCRIPTION_MAX);
 

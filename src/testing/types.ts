@@ -164,10 +164,7 @@ export interface ChargeCreateBody {
 
 /** Event types the sandbox records (spec section 6). */
 export type SandboxEventType =
-  | 'payment_charge.created'
-  | 'payment_charge.update'
-  | 'payment_charge.succeeded'
-  | 'payment_charge.failed';
+  'payment_charge.created' | 'payment_charge.update' | 'payment_charge.succeeded' | 'payment_charge.failed';
 
 /**
  * An event, exactly as it is POSTed to {@link SandboxOptions.webhookUrl}.

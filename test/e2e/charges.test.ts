@@ -127,7 +127,10 @@ describe('charges.create', () => {
 
   it('sends the caller’s idempotencyKey', async () => {
     const { sandbox, client } = await start();
-    const charge = await client.charges.create({ payment_method: 'qris', amount: 5_000 }, { idempotencyKey: 'order-77' });
+    const charge = await client.charges.create(
+      { payment_method: 'qris', amount: 5_000 },
+      { idempotencyKey: 'order-77' },
+    );
     expect(sandbox.requests.map((request) => request.idempotencyKey)).toEqual(['order-77']);
     expect(getResponseInfo(charge)?.idempotencyKey).toBe('order-77');
   });
@@ -183,7 +186,8 @@ describe('charges.list', () => {
   it('returns a page newest first with the list envelope’s fields', async () => {
     const { sandbox, client, requestIds } = await start();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await client.charges.create({ payment_method: 'qris', amount: 1_000 + i })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await client.charges.create({ payment_method: 'qris', amount: 1_000 + i })).id);
 
     const page = await client.charges.list();
     expect(page.data.map((charge) => charge.id)).toEqual([...ids].reverse());
@@ -216,7 +220,10 @@ describe('authentication', () => {
   it('throws AuthenticationError for a wrong key, without retrying and without echoing the key', async () => {
     const { sandbox } = await start();
     const client = new Client({ apiKey: 'sk_test_wrong_key_123', baseURL: sandbox.url, logLevel: 'off' });
-    const error = await rejection(client.charges.create({ payment_method: 'qris', amount: 1_000 }), AuthenticationError);
+    const error = await rejection(
+      client.charges.create({ payment_method: 'qris', amount: 1_000 }),
+      AuthenticationError,
+    );
     expect(error.status).toBe(401);
     expect(error.body).toEqual({ status: 'error', message: 'Invalid or missing API key' });
     expect(error.message).not.toContain('sk_test_wrong_key_123');

@@ -131,7 +131,11 @@ describe('webhooks', () => {
     const hook = await receiver();
     const { sandbox, client } = await start({ webhookUrl: hook.url });
 
-    const paid = await client.charges.create({ payment_method: 'qris', amount: 10_000, client_reference_id: 'order-1' });
+    const paid = await client.charges.create({
+      payment_method: 'qris',
+      amount: 10_000,
+      client_reference_id: 'order-1',
+    });
     const failed = await client.charges.create({ payment_method: 'virtual_account', amount: '20000.5' });
     await sandbox.payCharge(paid.id);
     await sandbox.failCharge(failed.id);

@@ -279,7 +279,9 @@ describe.concurrent('lost responses on POST /v1/transfers', () => {
 });
 
 describe.concurrent('faults beyond maxRetries', () => {
-  it('5xx every time: InternalServerError after maxRetries + 1 attempts, carrying the request id', async ({ onTestFinished }) => {
+  it('5xx every time: InternalServerError after maxRetries + 1 attempts, carrying the request id', async ({
+    onTestFinished,
+  }) => {
     const { sandbox, client, requestIds } = await startFast(onTestFinished);
     sandbox.inject({ kind: 'status', status: 503, times: Infinity, headers: QUICK_RETRY });
     const error = await rejection(client.charges.list(), InternalServerError);
@@ -356,10 +358,15 @@ describe.concurrent('faults beyond maxRetries', () => {
     expect(sandbox.transfers()).toHaveLength(0);
   });
 
-  it('delay past the timeout every time on a transfer: timeout, and at most one transfer once processed', async ({ onTestFinished }) => {
+  it('delay past the timeout every time on a transfer: timeout, and at most one transfer once processed', async ({
+    onTestFinished,
+  }) => {
     const { sandbox, client } = await startFast(onTestFinished);
     sandbox.inject({ kind: 'delay', ms: 400, method: 'POST', path: '/v1/transfers', times: Infinity });
-    const error = await rejection(client.transfers.create(transferTo(300), { maxRetries: 1 }), APIConnectionTimeoutError);
+    const error = await rejection(
+      client.transfers.create(transferTo(300), { maxRetries: 1 }),
+      APIConnectionTimeoutError,
+    );
     await eventually(() => sandbox.transfers().length > 0);
     await sleep(450); // the second attempt is processed by now too
     expect(sandbox.transfers()).toHaveLength(1);
@@ -372,7 +379,9 @@ describe.concurrent('faults beyond maxRetries', () => {
     expect(sandbox.transfers()).toHaveLength(1);
   });
 
-  it('lost responses every time: APIConnectionError, one transfer, and a retry with the error’s key pays nothing more', async ({ onTestFinished }) => {
+  it('lost responses every time: APIConnectionError, one transfer, and a retry with the error’s key pays nothing more', async ({
+    onTestFinished,
+  }) => {
     const { sandbox, client } = await startFast(onTestFinished);
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers', times: Infinity });
     const error = await rejection(client.transfers.create(transferTo('2500.50')), APIConnectionError);
@@ -391,7 +400,9 @@ describe.concurrent('faults beyond maxRetries', () => {
     expect(cents(sandbox.balance('acc_merchant')) + cents(sandbox.balance('acc_partner'))).toBe(100_000_000n);
   });
 
-  it('a fresh key after a lost response would pay again: the error’s key is what makes the retry safe', async ({ onTestFinished }) => {
+  it('a fresh key after a lost response would pay again: the error’s key is what makes the retry safe', async ({
+    onTestFinished,
+  }) => {
     const { sandbox, client } = await startFast(onTestFinished);
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers', times: Infinity });
     const error = await rejection(client.transfers.create(transferTo(10), { maxRetries: 0 }), APIConnectionError);

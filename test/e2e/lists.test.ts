@@ -11,7 +11,11 @@ describe('payouts.list', () => {
     expect(page.data).toHaveLength(3);
     for (const payout of page.data) {
       expect(payout).toEqual(
-        expect.objectContaining({ id: expect.stringMatching(/^po_/), amount: expect.any(String), status: expect.any(String) }),
+        expect.objectContaining({
+          id: expect.stringMatching(/^po_/),
+          amount: expect.any(String),
+          status: expect.any(String),
+        }),
       );
     }
     expect(page.data[0]).toHaveProperty('bank_code');

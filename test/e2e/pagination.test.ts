@@ -208,7 +208,13 @@ describe('faults during a walk', () => {
     const { sandbox, client } = await start(tickingClock(), { maxRetries: 1 });
     sandbox.seedCharges(250);
     const first = await client.charges.list({ pagesize: 100 });
-    sandbox.inject({ kind: 'status', status: 500, method: 'GET', times: Infinity, headers: { 'retry-after-ms': '10' } });
+    sandbox.inject({
+      kind: 'status',
+      status: 500,
+      method: 'GET',
+      times: Infinity,
+      headers: { 'retry-after-ms': '10' },
+    });
     let count = 0;
     const walk = async () => {
       for await (const _charge of first) count++;
@@ -240,7 +246,8 @@ describe('charges created during a walk', () => {
       // Seven new charges in the middle of the first page, three more in the second.
       if (seen.length === 50 || seen.length === 150) {
         const count = seen.length === 50 ? 7 : 3;
-        for (let i = 0; i < count; i++) created.push((await client.charges.create({ payment_method: 'qris', amount: 500 })).id);
+        for (let i = 0; i < count; i++)
+          created.push((await client.charges.create({ payment_method: 'qris', amount: 500 })).id);
       }
     }
 
@@ -255,17 +262,20 @@ describe('charges created during a walk', () => {
   it.for([
     ['a ticking clock', tickingClock()],
     ['the real clock (many charges share a millisecond)', {}],
-  ] as const)('never yield an item twice, even when more than a page is created between pages (%s)', async ([, clock]) => {
-    const { sandbox, client } = await start(clock);
-    sandbox.seedCharges(30);
-    const seen: string[] = [];
-    for await (const charge of client.charges.list({ pagesize: 10 })) {
-      seen.push(charge.id);
-      if (seen.length === 5) {
-        for (let i = 0; i < 15; i++) await client.charges.create({ payment_method: 'qris', amount: 500 });
+  ] as const)(
+    'never yield an item twice, even when more than a page is created between pages (%s)',
+    async ([, clock]) => {
+      const { sandbox, client } = await start(clock);
+      sandbox.seedCharges(30);
+      const seen: string[] = [];
+      for await (const charge of client.charges.list({ pagesize: 10 })) {
+        seen.push(charge.id);
+        if (seen.length === 5) {
+          for (let i = 0; i < 15; i++) await client.charges.create({ payment_method: 'qris', amount: 500 });
+        }
       }
-    }
-    const duplicates = seen.filter((id, index) => seen.indexOf(id) !== index);
-    expect(duplicates).toEqual([]);
-  });
+      const duplicates = seen.filter((id, index) => seen.indexOf(id) !== index);
+      expect(duplicates).toEqual([]);
+    },
+  );
 });

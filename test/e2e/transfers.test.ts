@@ -41,7 +41,11 @@ describe('transfers.create', () => {
     expect(info?.attempts).toBe(1);
     expect(info?.idempotencyKey).toMatch(UUID_V4);
     expect(sandbox.requests).toHaveLength(1);
-    expect(sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v1/transfers', idempotencyKey: info?.idempotencyKey });
+    expect(sandbox.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/transfers',
+      idempotencyKey: info?.idempotencyKey,
+    });
     expect(info?.requestId).toMatch(REQUEST_ID);
     expect(info?.requestId).toBe(requestIds[0]);
   });
@@ -71,7 +75,10 @@ describe('transfers.create', () => {
   it('throws UnprocessableEntityError when a key is reused with a different body, without retrying', async () => {
     const { sandbox, client } = await start();
     await client.transfers.create(transferTo(100), { idempotencyKey: 'k-1' });
-    const error = await rejection(client.transfers.create(transferTo(200), { idempotencyKey: 'k-1' }), UnprocessableEntityError);
+    const error = await rejection(
+      client.transfers.create(transferTo(200), { idempotencyKey: 'k-1' }),
+      UnprocessableEntityError,
+    );
     expect(error.status).toBe(422);
     expect(error.idempotencyKey).toBe('k-1');
     expect(sandbox.requests).toHaveLength(2);

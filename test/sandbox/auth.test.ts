@@ -14,22 +14,25 @@ const ENDPOINTS = [
 const UNAUTHORIZED = { status: 'error', message: 'Invalid or missing API key' };
 
 describe('authentication', () => {
-  it.each(ENDPOINTS)('%s %s answers 401 without a key, with a wrong key and with a wrong scheme', async (method, path) => {
-    const box = await sandbox();
-    const body = method === 'POST' ? {} : undefined;
-    const attempts = [
-      await call(box, method, path, { key: null, body }),
-      await call(box, method, path, { key: 'sk_test_wrong', body }),
-      await call(box, method, path, { key: null, body, headers: { authorization: `Basic ${box.apiKey}` } }),
-      await call(box, method, path, { key: null, body, headers: { authorization: box.apiKey } }),
-    ];
-    for (const response of attempts) {
-      expect(response.status).toBe(401);
-      expect(response.body).toEqual(UNAUTHORIZED);
-      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    }
-    expect(box.requests.map((request) => request.authorized)).toEqual([false, false, false, false]);
-  });
+  it.each(ENDPOINTS)(
+    '%s %s answers 401 without a key, with a wrong key and with a wrong scheme',
+    async (method, path) => {
+      const box = await sandbox();
+      const body = method === 'POST' ? {} : undefined;
+      const attempts = [
+        await call(box, method, path, { key: null, body }),
+        await call(box, method, path, { key: 'sk_test_wrong', body }),
+        await call(box, method, path, { key: null, body, headers: { authorization: `Basic ${box.apiKey}` } }),
+        await call(box, method, path, { key: null, body, headers: { authorization: box.apiKey } }),
+      ];
+      for (const response of attempts) {
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(UNAUTHORIZED);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      }
+      expect(box.requests.map((request) => request.authorized)).toEqual([false, false, false, false]);
+    },
+  );
 
   it('changes nothing for an unauthorized POST', async () => {
     const box = await sandbox();
@@ -45,7 +48,10 @@ describe('authentication', () => {
 
   it('accepts the bearer scheme in any case and records the request as authorized', async () => {
     const box = await sandbox({ apiKey: 'sk_test_custom' });
-    const response = await call(box, 'GET', '/v1/payouts', { key: null, headers: { authorization: 'bearer sk_test_custom' } });
+    const response = await call(box, 'GET', '/v1/payouts', {
+      key: null,
+      headers: { authorization: 'bearer sk_test_custom' },
+    });
     expect(response.status).toBe(200);
     expect(box.requests.at(-1)?.authorized).toBe(true);
   });
@@ -120,7 +126,12 @@ describe('routing', () => {
     const [list, transfer] = box.requests;
     expect(list).toMatchObject({ method: 'GET', path: '/v1/payments/charges', query: { page: '2', pagesize: '5' } });
     expect(list).not.toHaveProperty('idempotencyKey');
-    expect(transfer).toMatchObject({ method: 'POST', path: '/v1/transfers', idempotencyKey: 'key-1', authorized: true });
+    expect(transfer).toMatchObject({
+      method: 'POST',
+      path: '/v1/transfers',
+      idempotencyKey: 'key-1',
+      authorized: true,
+    });
     expect(transfer?.at.getTime()).toBeGreaterThanOrEqual(before);
   });
 });

@@ -179,59 +179,268 @@ describe('POST /v1/payments/charges', () => {
 describe('charge validation', () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['payment_method missing', { amount: 1 }, 'payment_method', 'Payment method is required'],
-    ['payment_method unknown', { payment_method: 'card', amount: 1 }, 'payment_method', 'Payment method must be qris or virtual_account'],
-    ['payment_method not a string', { payment_method: 5, amount: 1 }, 'payment_method', 'Payment method must be qris or virtual_account'],
-    ['payment_method in upper case', { payment_method: 'QRIS', amount: 1 }, 'payment_method', 'Payment method must be qris or virtual_account'],
+    [
+      'payment_method unknown',
+      { payment_method: 'card', amount: 1 },
+      'payment_method',
+      'Payment method must be qris or virtual_account',
+    ],
+    [
+      'payment_method not a string',
+      { payment_method: 5, amount: 1 },
+      'payment_method',
+      'Payment method must be qris or virtual_account',
+    ],
+    [
+      'payment_method in upper case',
+      { payment_method: 'QRIS', amount: 1 },
+      'payment_method',
+      'Payment method must be qris or virtual_account',
+    ],
     ['amount missing', { payment_method: 'qris' }, 'amount', 'Amount is required'],
     ['amount null', { payment_method: 'qris', amount: null }, 'amount', 'Amount is required'],
     ['amount zero', { payment_method: 'qris', amount: 0 }, 'amount', 'Amount must be greater than 0'],
     ['amount negative', { payment_method: 'qris', amount: -10 }, 'amount', 'Amount must be greater than 0'],
     ['amount negative string', { payment_method: 'qris', amount: '-0.01' }, 'amount', 'Amount must be greater than 0'],
-    ['amount three decimals', { payment_method: 'qris', amount: 10.005 }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount three decimals string', { payment_method: 'qris', amount: '10.005' }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount tiny', { payment_method: 'qris', amount: 1e-7 }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount word', { payment_method: 'qris', amount: 'ten' }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount empty string', { payment_method: 'qris', amount: '' }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount exponent string', { payment_method: 'qris', amount: '1e3' }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount boolean', { payment_method: 'qris', amount: true }, 'amount', 'Amount must be a number with at most two decimal places'],
-    ['amount object', { payment_method: 'qris', amount: { value: 1 } }, 'amount', 'Amount must be a number with at most two decimal places'],
+    [
+      'amount three decimals',
+      { payment_method: 'qris', amount: 10.005 },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount three decimals string',
+      { payment_method: 'qris', amount: '10.005' },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount tiny',
+      { payment_method: 'qris', amount: 1e-7 },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount word',
+      { payment_method: 'qris', amount: 'ten' },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount empty string',
+      { payment_method: 'qris', amount: '' },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount exponent string',
+      { payment_method: 'qris', amount: '1e3' },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount boolean',
+      { payment_method: 'qris', amount: true },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
+    [
+      'amount object',
+      { payment_method: 'qris', amount: { value: 1 } },
+      'amount',
+      'Amount must be a number with at most two decimal places',
+    ],
     ['currency two letters', { ...validCharge, currency: 'id' }, 'currency', 'Currency must be a three-letter code'],
     ['currency digits', { ...validCharge, currency: '123' }, 'currency', 'Currency must be a three-letter code'],
     ['currency non-ASCII', { ...validCharge, currency: 'ïdr' }, 'currency', 'Currency must be a three-letter code'],
     ['currency number', { ...validCharge, currency: 360 }, 'currency', 'Currency must be a three-letter code'],
-    ['email invalid', { ...validCharge, customer_details: { email: 'not-an-email' } }, 'customer_details.email', 'Invalid email format'],
-    ['email with space', { ...validCharge, customer_details: { email: 'a b@example.com' } }, 'customer_details.email', 'Invalid email format'],
-    ['email not a string', { ...validCharge, customer_details: { email: 42 } }, 'customer_details.email', 'Invalid email format'],
-    ['customer name', { ...validCharge, customer_details: { name: 1 } }, 'customer_details.name', 'Name must be a string'],
-    ['customer phone', { ...validCharge, customer_details: { phone_number: 62811 } }, 'customer_details.phone_number', 'Phone number must be a string'],
-    ['customer_details not an object', { ...validCharge, customer_details: 'Budi' }, 'customer_details', 'Customer details must be an object'],
+    [
+      'email invalid',
+      { ...validCharge, customer_details: { email: 'not-an-email' } },
+      'customer_details.email',
+      'Invalid email format',
+    ],
+    [
+      'email with space',
+      { ...validCharge, customer_details: { email: 'a b@example.com' } },
+      'customer_details.email',
+      'Invalid email format',
+    ],
+    [
+      'email not a string',
+      { ...validCharge, customer_details: { email: 42 } },
+      'customer_details.email',
+      'Invalid email format',
+    ],
+    [
+      'customer name',
+      { ...validCharge, customer_details: { name: 1 } },
+      'customer_details.name',
+      'Name must be a string',
+    ],
+    [
+      'customer phone',
+      { ...validCharge, customer_details: { phone_number: 62811 } },
+      'customer_details.phone_number',
+      'Phone number must be a string',
+    ],
+    [
+      'customer_details not an object',
+      { ...validCharge, customer_details: 'Budi' },
+      'customer_details',
+      'Customer details must be an object',
+    ],
     ['channel', { ...validCharge, channel: 7 }, 'channel', 'Channel must be a string'],
     ['description type', { ...validCharge, description: ['x'] }, 'description', 'Description must be a string'],
-    ['description length', { ...validCharge, description: 'x'.repeat(256) }, 'description', 'Description must be at most 255 characters'],
-    ['client_reference_id type', { ...validCharge, client_reference_id: 12 }, 'client_reference_id', 'Client reference ID must be a string'],
-    ['client_reference_id length', { ...validCharge, client_reference_id: 'x'.repeat(51) }, 'client_reference_id', 'Client reference ID must be at most 50 characters'],
+    [
+      'description length',
+      { ...validCharge, description: 'x'.repeat(256) },
+      'description',
+      'Description must be at most 255 characters',
+    ],
+    [
+      'client_reference_id type',
+      { ...validCharge, client_reference_id: 12 },
+      'client_reference_id',
+      'Client reference ID must be a string',
+    ],
+    [
+      'client_reference_id length',
+      { ...validCharge, client_reference_id: 'x'.repeat(51) },
+      'client_reference_id',
+      'Client reference ID must be at most 50 characters',
+    ],
     ['items not an array', { ...validCharge, items: {} }, 'items', 'Items must be an array'],
     ['item not an object', { ...validCharge, items: ['x'] }, 'items.0', 'Item must be an object'],
     ['item name missing', { ...validCharge, items: [{ price: 1, quantity: 1 }] }, 'items.0.name', 'Name is required'],
-    ['item name empty', { ...validCharge, items: [{ name: '', price: 1, quantity: 1 }] }, 'items.0.name', 'Name is required'],
-    ['item name not a string', { ...validCharge, items: [{ name: 3, price: 1, quantity: 1 }] }, 'items.0.name', 'Name must be a string'],
-    ['item price zero', { ...validCharge, items: [{ name: 'a', price: 0, quantity: 1 }] }, 'items.0.price', 'Price must be greater than 0'],
-    ['item price missing', { ...validCharge, items: [{ name: 'a', quantity: 1 }] }, 'items.0.price', 'Price is required'],
-    ['item price three decimals', { ...validCharge, items: [{ name: 'a', price: '1.001', quantity: 1 }] }, 'items.0.price', 'Price must be a number with at most two decimal places'],
-    ['item quantity zero', { ...validCharge, items: [{ name: 'a', price: 1, quantity: 0 }] }, 'items.0.quantity', 'Quantity must be a positive integer'],
-    ['item quantity fraction', { ...validCharge, items: [{ name: 'a', price: 1, quantity: 1.5 }] }, 'items.0.quantity', 'Quantity must be a positive integer'],
-    ['item quantity string', { ...validCharge, items: [{ name: 'a', price: 1, quantity: '2' }] }, 'items.0.quantity', 'Quantity must be a positive integer'],
-    ['item quantity missing', { ...validCharge, items: [{ name: 'a', price: 1 }] }, 'items.0.quantity', 'Quantity is required'],
-    ['second item', { ...validCharge, items: [{ name: 'a', price: 1, quantity: 1 }, { name: 'b', price: -1, quantity: 1 }] }, 'items.1.price', 'Price must be greater than 0'],
-    ['expires_at not ISO', { ...validCharge, expires_at: 'tomorrow' }, 'expires_at', 'Expires at must be an ISO 8601 datetime'],
-    ['expires_at date only', { ...validCharge, expires_at: '2030-01-01' }, 'expires_at', 'Expires at must be an ISO 8601 datetime'],
-    ['expires_at without offset', { ...validCharge, expires_at: '2030-01-01T00:00:00' }, 'expires_at', 'Expires at must be an ISO 8601 datetime'],
-    ['expires_at impossible day', { ...validCharge, expires_at: '2030-02-30T00:00:00Z' }, 'expires_at', 'Expires at must be an ISO 8601 datetime'],
-    ['expires_at number', { ...validCharge, expires_at: 1893456000000 }, 'expires_at', 'Expires at must be an ISO 8601 datetime'],
-    ['payment_method_options not an object', { ...validCharge, payment_method_options: 'x' }, 'payment_method_options', 'Payment method options must be an object'],
-    ['virtual_account options not an object', { ...validCharge, payment_method_options: { virtual_account: 1 } }, 'payment_method_options.virtual_account', 'Virtual account options must be an object'],
-    ['account_name not a string', { payment_method: 'virtual_account', amount: 1, payment_method_options: { virtual_account: { account_name: 5 } } }, 'payment_method_options.virtual_account.account_name', 'Account name must be a string'],
-    ['account_number not a string', { payment_method: 'virtual_account', amount: 1, payment_method_options: { virtual_account: { account_number: 123 } } }, 'payment_method_options.virtual_account.account_number', 'Account number must be a string or null'],
+    [
+      'item name empty',
+      { ...validCharge, items: [{ name: '', price: 1, quantity: 1 }] },
+      'items.0.name',
+      'Name is required',
+    ],
+    [
+      'item name not a string',
+      { ...validCharge, items: [{ name: 3, price: 1, quantity: 1 }] },
+      'items.0.name',
+      'Name must be a string',
+    ],
+    [
+      'item price zero',
+      { ...validCharge, items: [{ name: 'a', price: 0, quantity: 1 }] },
+      'items.0.price',
+      'Price must be greater than 0',
+    ],
+    [
+      'item price missing',
+      { ...validCharge, items: [{ name: 'a', quantity: 1 }] },
+      'items.0.price',
+      'Price is required',
+    ],
+    [
+      'item price three decimals',
+      { ...validCharge, items: [{ name: 'a', price: '1.001', quantity: 1 }] },
+      'items.0.price',
+      'Price must be a number with at most two decimal places',
+    ],
+    [
+      'item quantity zero',
+      { ...validCharge, items: [{ name: 'a', price: 1, quantity: 0 }] },
+      'items.0.quantity',
+      'Quantity must be a positive integer',
+    ],
+    [
+      'item quantity fraction',
+      { ...validCharge, items: [{ name: 'a', price: 1, quantity: 1.5 }] },
+      'items.0.quantity',
+      'Quantity must be a positive integer',
+    ],
+    [
+      'item quantity string',
+      { ...validCharge, items: [{ name: 'a', price: 1, quantity: '2' }] },
+      'items.0.quantity',
+      'Quantity must be a positive integer',
+    ],
+    [
+      'item quantity missing',
+      { ...validCharge, items: [{ name: 'a', price: 1 }] },
+      'items.0.quantity',
+      'Quantity is required',
+    ],
+    [
+      'second item',
+      {
+        ...validCharge,
+        items: [
+          { name: 'a', price: 1, quantity: 1 },
+          { name: 'b', price: -1, quantity: 1 },
+        ],
+      },
+      'items.1.price',
+      'Price must be greater than 0',
+    ],
+    [
+      'expires_at not ISO',
+      { ...validCharge, expires_at: 'tomorrow' },
+      'expires_at',
+      'Expires at must be an ISO 8601 datetime',
+    ],
+    [
+      'expires_at date only',
+      { ...validCharge, expires_at: '2030-01-01' },
+      'expires_at',
+      'Expires at must be an ISO 8601 datetime',
+    ],
+    [
+      'expires_at without offset',
+      { ...validCharge, expires_at: '2030-01-01T00:00:00' },
+      'expires_at',
+      'Expires at must be an ISO 8601 datetime',
+    ],
+    [
+      'expires_at impossible day',
+      { ...validCharge, expires_at: '2030-02-30T00:00:00Z' },
+      'expires_at',
+      'Expires at must be an ISO 8601 datetime',
+    ],
+    [
+      'expires_at number',
+      { ...validCharge, expires_at: 1893456000000 },
+      'expires_at',
+      'Expires at must be an ISO 8601 datetime',
+    ],
+    [
+      'payment_method_options not an object',
+      { ...validCharge, payment_method_options: 'x' },
+      'payment_method_options',
+      'Payment method options must be an object',
+    ],
+    [
+      'virtual_account options not an object',
+      { ...validCharge, payment_method_options: { virtual_account: 1 } },
+      'payment_method_options.virtual_account',
+      'Virtual account options must be an object',
+    ],
+    [
+      'account_name not a string',
+      {
+        payment_method: 'virtual_account',
+        amount: 1,
+        payment_method_options: { virtual_account: { account_name: 5 } },
+      },
+      'payment_method_options.virtual_account.account_name',
+      'Account name must be a string',
+    ],
+    [
+      'account_number not a string',
+      {
+        payment_method: 'virtual_account',
+        amount: 1,
+        payment_method_options: { virtual_account: { account_number: 123 } },
+      },
+      'payment_method_options.virtual_account.account_number',
+      'Account number must be a string or null',
+    ],
   ];
 
   it.each(cases)('%s -> %s: %s', async (_name, body, field, message) => {
@@ -329,18 +538,16 @@ describe('GET /v1/payments/charges/{id}', () => {
     expect(response.body.data).not.toHaveProperty('qr_code_url');
   });
 
-  it.each([
-    ['ch_000000000000000000000000'],
-    ['..%2Fx'],
-    ['..%2F..%2Fv1%2Fpayouts'],
-    ['%ZZ'],
-  ])('answers 404 Charge not found for %s', async (id) => {
-    const box = await sandbox();
-    await createCharge(box);
-    const response = await call(box, 'GET', `/v1/payments/charges/${id}`);
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 'fail', data: { message: 'Charge not found' } });
-  });
+  it.each([['ch_000000000000000000000000'], ['..%2Fx'], ['..%2F..%2Fv1%2Fpayouts'], ['%ZZ']])(
+    'answers 404 Charge not found for %s',
+    async (id) => {
+      const box = await sandbox();
+      await createCharge(box);
+      const response = await call(box, 'GET', `/v1/payments/charges/${id}`);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ status: 'fail', data: { message: 'Charge not found' } });
+    },
+  );
 
   it.each([['..'], ['.'], ['%2E%2E'], ['..%2F..%2Fpayouts']])(
     'never resolves dot segments: the raw path /v1/payments/charges/%s is not another resource',

@@ -7,7 +7,8 @@ const CLI = 'src/testing/cli.ts';
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 function run(args: string[]) {
@@ -50,7 +51,9 @@ describe('lunas-sandbox CLI', () => {
     const cli = run(['--port=0']);
     const url = await waitForUrl(cli.output);
     expect(cli.output().stdout).toContain('API key: sk_test_sandbox');
-    expect((await fetch(`${url}/v1/payouts`, { headers: { authorization: 'Bearer sk_test_sandbox' } })).status).toBe(200);
+    expect((await fetch(`${url}/v1/payouts`, { headers: { authorization: 'Bearer sk_test_sandbox' } })).status).toBe(
+      200,
+    );
     cli.child.kill('SIGTERM');
     expect((await cli.exited)[0]).toBe(0);
   });

@@ -22,7 +22,12 @@ describe('status faults', () => {
 
   it('sends the given headers and body: 429 with Retry-After', async () => {
     const box = await sandbox();
-    box.inject({ kind: 'status', status: 429, headers: { 'Retry-After': '1' }, body: { status: 'error', message: 'Slow down' } });
+    box.inject({
+      kind: 'status',
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      body: { status: 'error', message: 'Slow down' },
+    });
     const response = await call(box, 'GET', '/v1/payouts');
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('1');
@@ -117,7 +122,10 @@ describe('hang fault', () => {
   it('never answers and never processes', async () => {
     const box = await sandbox();
     box.inject({ kind: 'hang' });
-    const hung = call(box, 'POST', '/v1/payments/charges', { body: { payment_method: 'qris', amount: 1 }, signal: AbortSignal.timeout(300) });
+    const hung = call(box, 'POST', '/v1/payments/charges', {
+      body: { payment_method: 'qris', amount: 1 },
+      signal: AbortSignal.timeout(300),
+    });
     await expect(hung).rejects.toThrow(/timeout|aborted/i);
     expect(await chargeCount(box)).toBe(0);
   });
@@ -125,7 +133,12 @@ describe('hang fault', () => {
   it('is cut by close(), which resolves quickly', async () => {
     const box = await sandbox();
     box.inject({ kind: 'hang', times: 3 });
-    const hung = Array.from({ length: 3 }, () => call(box, 'GET', '/v1/payouts').then(() => 'answered', () => 'failed'));
+    const hung = Array.from({ length: 3 }, () =>
+      call(box, 'GET', '/v1/payouts').then(
+        () => 'answered',
+        () => 'failed',
+      ),
+    );
     await eventually(() => box.requests.length === 3);
     const started = performance.now();
     await box.close();

@@ -26,7 +26,13 @@ describe('charge lifecycle', () => {
     const { id } = (await createCharge(box)).body.data;
     now = new Date('2025-03-01T10:05:00.000Z');
     const paid = await box.payCharge(id);
-    expect(paid).toMatchObject({ id, status: 'success', paid_at: '2025-03-01T10:05:00.000Z', updated_at: '2025-03-01T10:05:00.000Z', created_at: '2025-03-01T10:00:00.000Z' });
+    expect(paid).toMatchObject({
+      id,
+      status: 'success',
+      paid_at: '2025-03-01T10:05:00.000Z',
+      updated_at: '2025-03-01T10:05:00.000Z',
+      created_at: '2025-03-01T10:00:00.000Z',
+    });
     expect(paid).not.toHaveProperty('payment_url');
     expect(await retrieve(box, id)).toEqual(paid);
     expect(box.events.map((event) => event.type)).toEqual(['payment_charge.created', 'payment_charge.succeeded']);

@@ -10,8 +10,9 @@ describe('startSandbox options', () => {
     expect(box.balance('acc_merchant')).toBe('1000000.00');
     expect(box.balance('acc_partner')).toBe('0.00');
     expect(box.balance('acc_closed')).toBe('0.00');
-    expect((await createTransfer(box, { destination_account_id: 'acc_closed', amount: 1, currency: 'idr' })).body.data)
-      .toEqual({ destination_account_id: ['Destination account is not active'] });
+    expect(
+      (await createTransfer(box, { destination_account_id: 'acc_closed', amount: 1, currency: 'idr' })).body.data,
+    ).toEqual({ destination_account_id: ['Destination account is not active'] });
   });
 
   it('throws for an unknown account balance', async () => {
@@ -89,7 +90,15 @@ describe('startSandbox options', () => {
     ['a balance with three decimals', { accounts: [{ id: 'a', name: 'A', balance: '1.001' }] }],
     ['a negative balance', { accounts: [{ id: 'a', name: 'A', balance: '-1.00' }] }],
     ['a numeric balance', { accounts: [{ id: 'a', name: 'A', balance: 5 as unknown as string }] }],
-    ['a duplicate account', { accounts: [{ id: 'a', name: 'A', balance: '1' }, { id: 'a', name: 'B', balance: '1' }] }],
+    [
+      'a duplicate account',
+      {
+        accounts: [
+          { id: 'a', name: 'A', balance: '1' },
+          { id: 'a', name: 'B', balance: '1' },
+        ],
+      },
+    ],
     ['an unknown caller account', { account: 'acc_nobody' }],
     ['a webhook URL that is not http', { webhookUrl: 'ftp://example.com' }],
     ['a webhook URL that is not a URL', { webhookUrl: 'not a url' }],

@@ -19,22 +19,40 @@ const LISTS: [string, () => Promise<Sandbox>][] = [
     async () => {
       const box = await sandbox();
       for (let i = 0; i < TOTAL; i++) {
-        await createTransfer(box, { destination_account_id: 'acc_partner', amount: 1, currency: 'idr', client_reference_id: String(i) });
+        await createTransfer(box, {
+          destination_account_id: 'acc_partner',
+          amount: 1,
+          currency: 'idr',
+          client_reference_id: String(i),
+        });
       }
       return box;
     },
   ],
   [
     '/v1/payouts',
-    () => sandbox({ payouts: Array.from({ length: TOTAL }, (_, i) => ({ id: `po_${TOTAL - 1 - i}`, client_reference_id: String(TOTAL - 1 - i) })) }),
+    () =>
+      sandbox({
+        payouts: Array.from({ length: TOTAL }, (_, i) => ({
+          id: `po_${TOTAL - 1 - i}`,
+          client_reference_id: String(TOTAL - 1 - i),
+        })),
+      }),
   ],
   [
     '/v1/payments/methods',
-    () => sandbox({ paymentMethods: Array.from({ length: TOTAL }, (_, i) => ({ id: `pm_${TOTAL - 1 - i}`, client_reference_id: String(TOTAL - 1 - i) })) }),
+    () =>
+      sandbox({
+        paymentMethods: Array.from({ length: TOTAL }, (_, i) => ({
+          id: `pm_${TOTAL - 1 - i}`,
+          client_reference_id: String(TOTAL - 1 - i),
+        })),
+      }),
   ],
 ];
 
-const refs = (body: Json): number[] => body.data.map((item: { client_reference_id: string }) => Number(item.client_reference_id));
+const refs = (body: Json): number[] =>
+  body.data.map((item: { client_reference_id: string }) => Number(item.client_reference_id));
 const newestFirst = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from - i);
 
 describe.each(LISTS)('GET %s pagination (spec 4.6)', (path, filled) => {
@@ -132,14 +150,16 @@ describe('ordering and volume', () => {
     const times = payouts.data.map((payout: { created_at: string }) => payout.created_at);
     expect([...times].sort().reverse()).toEqual(times);
     const methods = (await call(box, 'GET', '/v1/payments/methods')).body;
-    expect(methods.data.map((method: { type: string; channel: string }) => `${method.type}:${method.channel}`)).toEqual([
-      'qris:qris',
-      'virtual_account:bca',
-      'virtual_account:bni',
-      'virtual_account:bri',
-      'virtual_account:mandiri',
-      'virtual_account:permata',
-    ]);
+    expect(methods.data.map((method: { type: string; channel: string }) => `${method.type}:${method.channel}`)).toEqual(
+      [
+        'qris:qris',
+        'virtual_account:bca',
+        'virtual_account:bni',
+        'virtual_account:bri',
+        'virtual_account:mandiri',
+        'virtual_account:permata',
+      ],
+    );
   });
 
   it('walks 1,050 seeded charges in 11 pages of at most 100 quickly', async () => {

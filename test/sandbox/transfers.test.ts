@@ -50,7 +50,9 @@ describe('POST /v1/transfers', () => {
       account: 'a',
     });
     for (let i = 0; i < 10; i++) {
-      expect((await createTransfer(box, { destination_account_id: 'b', amount: 0.1, currency: 'idr' })).status).toBe(200);
+      expect((await createTransfer(box, { destination_account_id: 'b', amount: 0.1, currency: 'idr' })).status).toBe(
+        200,
+      );
     }
     expect(box.balance('a')).toBe('0.00');
     expect(box.balance('b')).toBe('1.00');
@@ -90,12 +92,42 @@ describe('POST /v1/transfers', () => {
   });
 
   const cases: [string, Record<string, unknown>, string, string][] = [
-    ['destination missing', { amount: 1, currency: 'idr' }, 'destination_account_id', 'Destination account is required'],
-    ['destination empty', toPartner(1, { destination_account_id: '' }), 'destination_account_id', 'Destination account is required'],
-    ['destination not a string', toPartner(1, { destination_account_id: 7 }), 'destination_account_id', 'Destination account must be a string'],
-    ['destination unknown', toPartner(1, { destination_account_id: 'acc_nobody' }), 'destination_account_id', 'Destination account not found'],
-    ['destination inactive', toPartner(1, { destination_account_id: 'acc_closed' }), 'destination_account_id', 'Destination account is not active'],
-    ['destination is the source', toPartner(1, { destination_account_id: 'acc_merchant' }), 'destination_account_id', 'Destination account must differ from the source account'],
+    [
+      'destination missing',
+      { amount: 1, currency: 'idr' },
+      'destination_account_id',
+      'Destination account is required',
+    ],
+    [
+      'destination empty',
+      toPartner(1, { destination_account_id: '' }),
+      'destination_account_id',
+      'Destination account is required',
+    ],
+    [
+      'destination not a string',
+      toPartner(1, { destination_account_id: 7 }),
+      'destination_account_id',
+      'Destination account must be a string',
+    ],
+    [
+      'destination unknown',
+      toPartner(1, { destination_account_id: 'acc_nobody' }),
+      'destination_account_id',
+      'Destination account not found',
+    ],
+    [
+      'destination inactive',
+      toPartner(1, { destination_account_id: 'acc_closed' }),
+      'destination_account_id',
+      'Destination account is not active',
+    ],
+    [
+      'destination is the source',
+      toPartner(1, { destination_account_id: 'acc_merchant' }),
+      'destination_account_id',
+      'Destination account must differ from the source account',
+    ],
     ['amount missing', { destination_account_id: 'acc_partner', currency: 'idr' }, 'amount', 'Amount is required'],
     ['amount zero', toPartner(0), 'amount', 'Amount must be greater than 0'],
     ['amount negative', toPartner(-5), 'amount', 'Amount must be greater than 0'],
@@ -106,9 +138,24 @@ describe('POST /v1/transfers', () => {
     ['currency unsupported', toPartner(1, { currency: 'usd' }), 'currency', 'Currency is not supported'],
     ['currency not a string', toPartner(1, { currency: 360 }), 'currency', 'Currency is not supported'],
     ['description type', toPartner(1, { description: 5 }), 'description', 'Description must be a string'],
-    ['description length', toPartner(1, { description: 'd'.repeat(256) }), 'description', 'Description must be at most 255 characters'],
-    ['client_reference_id type', toPartner(1, { client_reference_id: false }), 'client_reference_id', 'Client reference ID must be a string'],
-    ['client_reference_id length', toPartner(1, { client_reference_id: 'r'.repeat(51) }), 'client_reference_id', 'Client reference ID must be at most 50 characters'],
+    [
+      'description length',
+      toPartner(1, { description: 'd'.repeat(256) }),
+      'description',
+      'Description must be at most 255 characters',
+    ],
+    [
+      'client_reference_id type',
+      toPartner(1, { client_reference_id: false }),
+      'client_reference_id',
+      'Client reference ID must be a string',
+    ],
+    [
+      'client_reference_id length',
+      toPartner(1, { client_reference_id: 'r'.repeat(51) }),
+      'client_reference_id',
+      'Client reference ID must be at most 50 characters',
+    ],
   ];
 
   it.each(cases)('%s -> 400 %s: %s', async (_name, body, field, message) => {
@@ -145,7 +192,11 @@ describe('idempotent transfers', () => {
   it('replays a repeated key with the same body: same transfer, no second movement', async () => {
     const box = await sandbox();
     const first = await createTransfer(box, toPartner(250), 'order-1');
-    const again = await createTransfer(box, { currency: 'IDR', amount: '250.00', destination_account_id: 'acc_partner' }, 'order-1');
+    const again = await createTransfer(
+      box,
+      { currency: 'IDR', amount: '250.00', destination_account_id: 'acc_partner' },
+      'order-1',
+    );
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');

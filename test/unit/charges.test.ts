@@ -64,7 +64,9 @@ describe('charges.create', () => {
   });
 
   it('sends every field transformed to the wire form', async () => {
-    const seen = capture(success(chargeJson({ payment_url: 'https://pay.lunas.test/x', payment_method: 'virtual_account' })));
+    const seen = capture(
+      success(chargeJson({ payment_url: 'https://pay.lunas.test/x', payment_method: 'virtual_account' })),
+    );
     await makeClient().charges.create({
       payment_method: 'virtual_account',
       channel: 'mandiri',
@@ -111,7 +113,9 @@ describe('charges.create', () => {
   });
 
   it('passes payment_method_options.virtual_account through unchanged', async () => {
-    const seen = capture(success(chargeJson({ payment_url: 'https://pay.lunas.test/x', payment_method: 'virtual_account' })));
+    const seen = capture(
+      success(chargeJson({ payment_url: 'https://pay.lunas.test/x', payment_method: 'virtual_account' })),
+    );
     await makeClient().charges.create({
       payment_method: 'virtual_account',
       amount: 25000,
@@ -275,7 +279,12 @@ describe('charge responses', () => {
       }),
     );
     expect(charge).toMatchObject({ risk_score: 0.2, metadata: { order: { id: 7 } } });
-    expect(charge.customer_details).toEqual({ name: 'Siti', email: 'siti@example.com', phone_number: '+62', loyalty_tier: 'gold' });
+    expect(charge.customer_details).toEqual({
+      name: 'Siti',
+      email: 'siti@example.com',
+      phone_number: '+62',
+      loyalty_tier: 'gold',
+    });
     expect(charge.items).toEqual([{ name: 'Tea', price: '5000.00', quantity: 2, sku: 'TEA-1', tags: ['hot'] }]);
   });
 

@@ -127,7 +127,12 @@ describe('API key and base URL', () => {
   });
 
   it('https is accepted for any host', () => {
-    for (const baseURL of ['https://api.example.com', 'https://10.0.0.1:8443', 'https://localhost', 'https://pay.lunas.test/base/']) {
+    for (const baseURL of [
+      'https://api.example.com',
+      'https://10.0.0.1:8443',
+      'https://localhost',
+      'https://pay.lunas.test/base/',
+    ]) {
       expect(() => new Client({ apiKey: API_KEY, baseURL })).not.toThrow();
     }
   });
@@ -178,9 +183,9 @@ describe('timeout and maxRetries', () => {
   });
 
   it('refuses a fetch that is not a function', () => {
-    expect(constructionError({ apiKey: API_KEY, baseURL: BASE_URL, fetch: 'fetch' as unknown as typeof fetch }).message).toContain(
-      'fetch',
-    );
+    expect(
+      constructionError({ apiKey: API_KEY, baseURL: BASE_URL, fetch: 'fetch' as unknown as typeof fetch }).message,
+    ).toContain('fetch');
   });
 
   it('refuses an unknown logLevel', () => {

@@ -77,9 +77,9 @@ describe('the class hierarchy', () => {
     expect(new APIConnectionTimeoutError('x')).toBeInstanceOf(APIConnectionError);
     expect(new APIUserAbortError('x')).not.toBeInstanceOf(APIConnectionError);
     expect(new RequestValidationError({})).not.toBeInstanceOf(APIError);
-    expect(new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers })).not.toBeInstanceOf(
-      APIError,
-    );
+    expect(
+      new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers }),
+    ).not.toBeInstanceOf(APIError);
   });
 });
 
@@ -248,7 +248,9 @@ describe('a 2xx is never returned as data unless it is a success envelope', () =
   });
 
   it('a 200 error envelope is an APIError with its message, never data', async () => {
-    const error = await retrieveError(() => jsonReply(200, { status: 'error', message: 'Something broke', data: chargeJson() }));
+    const error = await retrieveError(() =>
+      jsonReply(200, { status: 'error', message: 'Something broke', data: chargeJson() }),
+    );
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).message).toContain('Something broke');
   });

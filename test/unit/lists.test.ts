@@ -18,7 +18,13 @@ function list(client: Client, name: ListName, params?: { page?: number; pagesize
 describe.each(RESOURCES)('%s.list (%s)', (name, path) => {
   it('GETs the path with page and pagesize and resolves to a Page of JSON objects kept whole', async () => {
     const items = [
-      { id: 'x_2', amount: '500.00', bank: { code: 'BCA', account: { last4: '1234' } }, tags: ['a', 1, null], ok: true },
+      {
+        id: 'x_2',
+        amount: '500.00',
+        bank: { code: 'BCA', account: { last4: '1234' } },
+        tags: ['a', 1, null],
+        ok: true,
+      },
       { name: 'no id here', nested: [{ deep: { deeper: [1, 2] } }] },
     ];
     const seen = serveList(path, { items });
@@ -64,8 +70,16 @@ describe.each(RESOURCES)('%s.list (%s)', (name, path) => {
     ['an array', [1, 2]],
     ['a boolean', true],
   ])('refuses %s as an item with ResponseValidationError naming the item', async (_label, bad) => {
-    const text = JSON.stringify({ status: 'success', data: [{ id: 'ok' }, bad], page: 1, page_size: 10, total_items: 2 });
-    server.use(http.get(`${BASE_URL}${path}`, () => new HttpResponse(text, { headers: { 'content-type': 'application/json' } })));
+    const text = JSON.stringify({
+      status: 'success',
+      data: [{ id: 'ok' }, bad],
+      page: 1,
+      page_size: 10,
+      total_items: 2,
+    });
+    server.use(
+      http.get(`${BASE_URL}${path}`, () => new HttpResponse(text, { headers: { 'content-type': 'application/json' } })),
+    );
     const error = await list(makeClient(), name)
       .then(() => undefined)
       .catch((e: unknown) => e);

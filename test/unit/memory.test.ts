@@ -66,50 +66,46 @@ function lazyPayouts(total: number) {
 }
 
 describe('memory while iterating', () => {
-  it(
-    'walks 1,000,000 items at pagesize 100 without memory growing with them',
-    async () => {
-      const { fetch, stats } = lazyPayouts(TOTAL);
-      const client = makeClient({ fetch });
-      const samples: number[] = [];
-      let pageTwoItem: WeakRef<object> | undefined;
-      let pageTwoItemCollected: boolean | undefined;
-      let count = 0;
-      let outOfOrder = 0;
-      const started = performance.now();
+  it('walks 1,000,000 items at pagesize 100 without memory growing with them', async () => {
+    const { fetch, stats } = lazyPayouts(TOTAL);
+    const client = makeClient({ fetch });
+    const samples: number[] = [];
+    let pageTwoItem: WeakRef<object> | undefined;
+    let pageTwoItemCollected: boolean | undefined;
+    let count = 0;
+    let outOfOrder = 0;
+    const started = performance.now();
 
-      for await (const payout of client.payouts.list({ pagesize: PAGE_SIZE })) {
-        if (payout.id !== `po_${count}`) outOfOrder++;
-        if (count === PAGE_SIZE) pageTwoItem = new WeakRef(payout);
-        count++;
-        if (count % SAMPLE_EVERY === 0) {
-          samples.push(await heapUsed());
-          if (gc && count === SAMPLE_EVERY) pageTwoItemCollected = pageTwoItem?.deref() === undefined;
-        }
+    for await (const payout of client.payouts.list({ pagesize: PAGE_SIZE })) {
+      if (payout.id !== `po_${count}`) outOfOrder++;
+      if (count === PAGE_SIZE) pageTwoItem = new WeakRef(payout);
+      count++;
+      if (count % SAMPLE_EVERY === 0) {
+        samples.push(await heapUsed());
+        if (gc && count === SAMPLE_EVERY) pageTwoItemCollected = pageTwoItem?.deref() === undefined;
       }
-      const seconds = (performance.now() - started) / 1000;
+    }
+    const seconds = (performance.now() - started) / 1000;
 
-      expect(count).toBe(TOTAL);
-      expect(outOfOrder).toBe(0);
-      // 10,000 full pages and one empty page that ends the walk.
-      expect(stats.requests).toBe(TOTAL / PAGE_SIZE + 1);
-      expect(stats.maxPage).toBe(TOTAL / PAGE_SIZE + 1);
-      expect(samples).toHaveLength(TOTAL / SAMPLE_EVERY);
-      if (gc) expect(pageTwoItemCollected, 'an item from page 2 is still reachable 500 pages later').toBe(true);
+    expect(count).toBe(TOTAL);
+    expect(outOfOrder).toBe(0);
+    // 10,000 full pages and one empty page that ends the walk.
+    expect(stats.requests).toBe(TOTAL / PAGE_SIZE + 1);
+    expect(stats.maxPage).toBe(TOTAL / PAGE_SIZE + 1);
+    expect(samples).toHaveLength(TOTAL / SAMPLE_EVERY);
+    if (gc) expect(pageTwoItemCollected, 'an item from page 2 is still reachable 500 pages later').toBe(true);
 
-      // After warm-up (the first two samples), the heap stays flat: a retained
-      // million items would add well over 100 MB.
-      const steady = samples.slice(2);
-      const growth = Math.max(...steady) - Math.min(...steady);
-      const quarter = Math.floor(steady.length / 4);
-      const avg = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-      const trend = avg(steady.slice(-quarter)) - avg(steady.slice(0, quarter));
-      const report = `gc=${gc ? 'yes' : 'no'}, ${seconds.toFixed(1)} s, samples (MB): ${samples.map((s) => (s / MB).toFixed(1)).join(' ')}`;
-      expect(growth, report).toBeLessThan(30 * MB);
-      expect(trend, report).toBeLessThan((gc ? 5 : 15) * MB);
-    },
-    60_000,
-  );
+    // After warm-up (the first two samples), the heap stays flat: a retained
+    // million items would add well over 100 MB.
+    const steady = samples.slice(2);
+    const growth = Math.max(...steady) - Math.min(...steady);
+    const quarter = Math.floor(steady.length / 4);
+    const avg = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const trend = avg(steady.slice(-quarter)) - avg(steady.slice(0, quarter));
+    const report = `gc=${gc ? 'yes' : 'no'}, ${seconds.toFixed(1)} s, samples (MB): ${samples.map((s) => (s / MB).toFixed(1)).join(' ')}`;
+    expect(growth, report).toBeLessThan(30 * MB);
+    expect(trend, report).toBeLessThan((gc ? 5 : 15) * MB);
+  }, 60_000);
 
   it('does not keep the first page alive while walking later pages', async () => {
     // One page at a time plus one ahead: by page 10, nothing from page 1 may be reachable

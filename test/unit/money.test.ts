@@ -101,8 +101,9 @@ describe('money in responses', () => {
   ])('%s = %j -> ResponseValidationError at %s with the raw body', async (key, value, path) => {
     const text = JSON.stringify(success(chargeJson({ [key]: value })), null, 2);
     server.use(
-      http.get(`${BASE_URL}/v1/payments/charges/:id`, () =>
-        new HttpResponse(text, { headers: { 'content-type': 'application/json', 'x-request-id': 'req_money' } }),
+      http.get(
+        `${BASE_URL}/v1/payments/charges/:id`,
+        () => new HttpResponse(text, { headers: { 'content-type': 'application/json', 'x-request-id': 'req_money' } }),
       ),
     );
     const error = await makeClient()
@@ -120,8 +121,9 @@ describe('money in responses', () => {
   it('items[].price with three non-zero decimals -> ResponseValidationError at data.items.0.price', async () => {
     const text = JSON.stringify(success(chargeJson({ items: [{ name: 'Tea', price: '1.999', quantity: 1 }] })));
     server.use(
-      http.get(`${BASE_URL}/v1/payments/charges/:id`, () =>
-        new HttpResponse(text, { headers: { 'content-type': 'application/json' } }),
+      http.get(
+        `${BASE_URL}/v1/payments/charges/:id`,
+        () => new HttpResponse(text, { headers: { 'content-type': 'application/json' } }),
       ),
     );
     const error = await makeClient()

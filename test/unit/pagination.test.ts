@@ -330,7 +330,9 @@ describe('no item twice', () => {
       after: (request) => {
         // Busy only while pages 1 and 2 are read, so the walk can end.
         if (request.page > 2) return;
-        const fresh = Array.from({ length: 12 }, () => chargeJson({ id: `ch_new_${created}`, created_at: at(2000 + created++) }));
+        const fresh = Array.from({ length: 12 }, () =>
+          chargeJson({ id: `ch_new_${created}`, created_at: at(2000 + created++) }),
+        );
         list = [...fresh.reverse(), ...list];
       },
     });
@@ -340,7 +342,9 @@ describe('no item twice', () => {
   });
 
   it('charges sharing one created_at across page boundaries are all yielded', async () => {
-    const items = Array.from({ length: 25 }, (_, i) => chargeJson({ id: `ch_${i}`, created_at: '2026-11-23T03:00:00Z' }));
+    const items = Array.from({ length: 25 }, (_, i) =>
+      chargeJson({ id: `ch_${i}`, created_at: '2026-11-23T03:00:00Z' }),
+    );
     serveList('/v1/payments/charges', { items });
     const ids = (await collect(makeClient().charges.list({ pagesize: 10 }))).map((charge) => charge.id);
     expect(ids).toEqual(items.map((charge) => charge.id));
@@ -379,7 +383,10 @@ describe('look-ahead', () => {
     let index = 0;
     for await (const _item of makeClient().payouts.list({ pagesize: 10 })) {
       if (index === 0) {
-        sawPage2WhileOnPage1 = await Promise.race([page2Arrived.promise.then(() => true), sleep(2000).then(() => false)]);
+        sawPage2WhileOnPage1 = await Promise.race([
+          page2Arrived.promise.then(() => true),
+          sleep(2000).then(() => false),
+        ]);
         await sleep(50);
         requestsWhileOnPage1 = seen.length;
       }

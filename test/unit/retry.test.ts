@@ -23,7 +23,13 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { backoffDelay, isRetryable, MAX_RETRY_AFTER_MS, retryDelay, serverRequestedDelay } from '../../src/core/retry.js';
+import {
+  backoffDelay,
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  retryDelay,
+  serverRequestedDelay,
+} from '../../src/core/retry.js';
 import { chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
 import {
   CHARGE_ID,
@@ -119,7 +125,9 @@ describe('serverRequestedDelay', () => {
     expect(serverRequestedDelay(headers({ 'retry-after': '86400' }), now)).toBeUndefined();
     expect(serverRequestedDelay(headers({ 'retry-after-ms': '60000' }), now)).toBe(60_000);
     expect(serverRequestedDelay(headers({ 'retry-after-ms': '60001' }), now)).toBeUndefined();
-    expect(serverRequestedDelay(headers({ 'retry-after': new Date(now + 120_000).toUTCString() }), now)).toBeUndefined();
+    expect(
+      serverRequestedDelay(headers({ 'retry-after': new Date(now + 120_000).toUTCString() }), now),
+    ).toBeUndefined();
   });
 
   it('ignores a Retry-After that is neither delay-seconds nor an HTTP date, instead of retrying at once', () => {
@@ -163,7 +171,9 @@ describe('isRetryable', () => {
     expect(isRetryable(new APIUserAbortError('stop'))).toBe(false);
     expect(isRetryable(new RequestValidationError({ amount: ['Amount must be greater than 0'] }))).toBe(false);
     expect(
-      isRetryable(new ResponseValidationError({ summary: 'bad', issues: [], body: '', status: 200, headers: new Headers() })),
+      isRetryable(
+        new ResponseValidationError({ summary: 'bad', issues: [], body: '', status: 200, headers: new Headers() }),
+      ),
     ).toBe(false);
     expect(isRetryable(new LunasError('other'))).toBe(false);
     expect(isRetryable(new Error('not ours'))).toBe(false);
@@ -191,19 +201,22 @@ describe('retried statuses', () => {
     [599, InternalServerError],
   ];
 
-  it.each(retried)('POST answered %i is attempted maxRetries + 1 times, then throws its class', async (status, ErrorClass) => {
-    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+  it.each(retried)(
+    'POST answered %i is attempted maxRetries + 1 times, then throws its class',
+    async (status, ErrorClass) => {
+      const seen = route('POST', TRANSFERS_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
+      const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
 
-    expect(seen).toHaveLength(3);
-    expect(error).toBeInstanceOf(ErrorClass);
-    expect((error as Error).constructor).toBe(ErrorClass);
-    expect(error).toBeInstanceOf(APIError);
-    expect(error).toBeInstanceOf(LunasError);
-    expect((error as APIError).status).toBe(status);
-    expect((error as APIError).message).toContain(`service said ${status}`);
-    expect((error as APIError).message).toContain('3 attempts');
-  });
+      expect(seen).toHaveLength(3);
+      expect(error).toBeInstanceOf(ErrorClass);
+      expect((error as Error).constructor).toBe(ErrorClass);
+      expect(error).toBeInstanceOf(APIError);
+      expect(error).toBeInstanceOf(LunasError);
+      expect((error as APIError).status).toBe(status);
+      expect((error as APIError).message).toContain(`service said ${status}`);
+      expect((error as APIError).message).toContain('3 attempts');
+    },
+  );
 
   it.each(retried)('GET answered %i is retried too', async (status, ErrorClass) => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
@@ -222,7 +235,9 @@ describe('retried statuses', () => {
 
   it('resolves once an attempt succeeds, and reports the attempts', async () => {
     const seen = route('POST', TRANSFERS_PATH, (attempt) =>
-      attempt < 3 ? jsonReply(attempt === 1 ? 503 : 429, errorBody(503), NO_WAIT) : jsonReply(200, success(transferJson())),
+      attempt < 3
+        ? jsonReply(attempt === 1 ? 503 : 429, errorBody(503), NO_WAIT)
+        : jsonReply(200, success(transferJson())),
     );
     const transfer = await makeClient().transfers.create(TRANSFER_PARAMS);
 
@@ -493,7 +508,9 @@ describe('with fake timers', () => {
 describe('with real timers', () => {
   it('the wait honours retry-after-ms', async () => {
     const seen = route('GET', CHARGE_PATH, (attempt) =>
-      attempt === 1 ? jsonReply(503, errorBody(503), { 'retry-after-ms': '200' }) : jsonReply(200, success(chargeJson())),
+      attempt === 1
+        ? jsonReply(503, errorBody(503), { 'retry-after-ms': '200' })
+        : jsonReply(200, success(chargeJson())),
     );
     await makeClient().charges.retrieve(CHARGE_ID);
     expect(seen).toHaveLength(2);

@@ -54,7 +54,8 @@ function expectNoKey(value: unknown, key: string = API_KEY): void {
 
 function recordingLogger() {
   const lines: string[] = [];
-  const write = (...args: unknown[]) => void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, deep))).join(' '));
+  const write = (...args: unknown[]) =>
+    void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, deep))).join(' '));
   const logger: Logger = { debug: write, info: write, warn: write, error: write };
   return { lines, logger };
 }
@@ -237,7 +238,9 @@ describe('the API key never appears in a log line', () => {
 describe('Authorization', () => {
   it('is Bearer <key> on every request and every attempt', async () => {
     const one = route('GET', CHARGE_PATH, (attempt) =>
-      attempt === 1 ? jsonReply(503, { status: 'error', message: 'x' }, { 'retry-after-ms': '0' }) : jsonReply(200, success(chargeJson())),
+      attempt === 1
+        ? jsonReply(503, { status: 'error', message: 'x' }, { 'retry-after-ms': '0' })
+        : jsonReply(200, success(chargeJson())),
     );
     const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
     const list = route('GET', CHARGES_PATH, () =>
@@ -331,7 +334,9 @@ describe('per-call headers', () => {
   ])('with %s are refused with RequestValidationError and nothing is sent', async (_name, headers) => {
     const get = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const list = route('GET', CHARGES_PATH, () => jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }));
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+    );
     const client = makeClient();
     for (const call of [
       client.charges.retrieve(CHARGE_ID, { headers }),
@@ -347,16 +352,23 @@ describe('per-call headers', () => {
     expect([get.length, post.length, list.length]).toEqual([0, 0, 0]);
   });
 
-  it.each(['authorization', 'Authorization', 'AUTHORIZATION', 'idempotency-key', 'Idempotency-Key', 'host', 'content-length'])(
-    'may not set the reserved header %s',
-    async (name) => {
-      const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-      const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { headers: { [name]: 'Bearer sk_attacker' } }));
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect(Object.keys((error as RequestValidationError).fields)).toEqual([`headers.${name}`]);
-      expect(seen).toHaveLength(0);
-    },
-  );
+  it.each([
+    'authorization',
+    'Authorization',
+    'AUTHORIZATION',
+    'idempotency-key',
+    'Idempotency-Key',
+    'host',
+    'content-length',
+  ])('may not set the reserved header %s', async (name) => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const error = await rejectionOf(
+      makeClient().transfers.create(TRANSFER_PARAMS, { headers: { [name]: 'Bearer sk_attacker' } }),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((error as RequestValidationError).fields)).toEqual([`headers.${name}`]);
+    expect(seen).toHaveLength(0);
+  });
 });
 
 describe('idempotencyKey option', () => {

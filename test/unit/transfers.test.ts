@@ -62,12 +62,20 @@ describe('transfers.create', () => {
   it('sends a decimal string amount as a JSON number', async () => {
     const seen = capture(success(transferJson()));
     await makeClient().transfers.create({ destination_account_id: 'acc_partner', amount: '10000.50', currency: 'idr' });
-    expect(JSON.parse(seen[0]!.text)).toEqual({ destination_account_id: 'acc_partner', amount: 10000.5, currency: 'idr' });
+    expect(JSON.parse(seen[0]!.text)).toEqual({
+      destination_account_id: 'acc_partner',
+      amount: 10000.5,
+      currency: 'idr',
+    });
   });
 
   it('keeps unknown fields and accepts an unknown status', async () => {
     capture(success(transferJson({ status: 'reversed', fx: { rate: 1 }, settled_at: '2026-11-23T03:00:01Z' })));
-    const transfer = await makeClient().transfers.create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' });
+    const transfer = await makeClient().transfers.create({
+      destination_account_id: 'acc_partner',
+      amount: 1,
+      currency: 'idr',
+    });
     expect(transfer.status).toBe('reversed');
     expect(transfer).toMatchObject({ fx: { rate: 1 }, settled_at: '2026-11-23T03:00:01Z' });
   });
@@ -77,7 +85,11 @@ describe('transfers.create', () => {
     delete data.description;
     delete data.client_reference_id;
     capture(success(data));
-    const transfer = await makeClient().transfers.create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' });
+    const transfer = await makeClient().transfers.create({
+      destination_account_id: 'acc_partner',
+      amount: 1,
+      currency: 'idr',
+    });
     expect(transfer.description).toBeUndefined();
     expect(transfer.client_reference_id).toBeUndefined();
   });
@@ -90,9 +102,7 @@ describe('transfers.create', () => {
     ['updated_at', 0, 'data.updated_at'],
   ])('refuses %s = %j with ResponseValidationError at %s, carrying the raw body', async (key, value, path) => {
     const text = JSON.stringify(success(transferJson({ [key]: value })));
-    server.use(
-      http.post(TRANSFERS, () => new HttpResponse(text, { headers: { 'content-type': 'application/json' } })),
-    );
+    server.use(http.post(TRANSFERS, () => new HttpResponse(text, { headers: { 'content-type': 'application/json' } })));
     const error = await makeClient()
       .transfers.create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' })
       .catch((e: unknown) => e);

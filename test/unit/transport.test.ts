@@ -35,7 +35,8 @@ import {
 const NO_WAIT = { 'retry-after-ms': '0' };
 const unavailable = () => jsonReply(503, { status: 'error', message: 'try later' }, NO_WAIT);
 const CHARGE_PARAMS = { payment_method: 'qris', amount: 25_000 } as const;
-const createdCharge = () => success(chargeJson({ payment_url: 'https://pay.example/ch_123', qr_code_url: 'https://pay.example/qr.png' }));
+const createdCharge = () =>
+  success(chargeJson({ payment_url: 'https://pay.example/ch_123', qr_code_url: 'https://pay.example/qr.png' }));
 
 /** The real fetch: msw patches the global one only when its server starts listening, in beforeAll. */
 const unmockedFetch = globalThis.fetch;
@@ -72,7 +73,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('is the same on every attempt of one call', async () => {
-    const seen = route('POST', TRANSFERS_PATH, (attempt) => (attempt < 3 ? unavailable() : jsonReply(200, success(transferJson()))));
+    const seen = route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt < 3 ? unavailable() : jsonReply(200, success(transferJson())),
+    );
     const transfer = await makeClient().transfers.create(TRANSFER_PARAMS);
 
     expect(seen).toHaveLength(3);
@@ -95,7 +98,9 @@ describe('Idempotency-Key', () => {
 
   it("sends the caller's idempotencyKey verbatim, on every attempt", async () => {
     const key = 'payout-invoice-2024-118_Ab:9';
-    const seen = route('POST', TRANSFERS_PATH, (attempt) => (attempt === 1 ? unavailable() : jsonReply(200, success(transferJson()))));
+    const seen = route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt === 1 ? unavailable() : jsonReply(200, success(transferJson())),
+    );
     const transfer = await makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: key });
 
     expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual([key, key]);
@@ -103,7 +108,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('GET requests carry none', async () => {
-    const one = route('GET', CHARGE_PATH, (attempt) => (attempt === 1 ? unavailable() : jsonReply(200, success(chargeJson()))));
+    const one = route('GET', CHARGE_PATH, (attempt) =>
+      attempt === 1 ? unavailable() : jsonReply(200, success(chargeJson())),
+    );
     const list = route('GET', CHARGES_PATH, () =>
       jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 }),
     );
@@ -286,7 +293,12 @@ describe('timeouts', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, timeout: 200, maxRetries: 0 });
+      const client = makeClient({
+        baseURL: `http://127.0.0.1:${port}`,
+        fetch: unmockedFetch,
+        timeout: 200,
+        maxRetries: 0,
+      });
       const started = Date.now();
       const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
       expect(error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -375,7 +387,9 @@ describe('abort', () => {
 
   it('after an abort during the wait, the retry never happens', async () => {
     useFakeClock();
-    const seen = route('GET', CHARGE_PATH, () => jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' }));
+    const seen = route('GET', CHARGE_PATH, () =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' }),
+    );
     const controller = new AbortController();
     const call = track(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(50);
@@ -430,7 +444,11 @@ describe('the request on the wire', () => {
     expect(request!.headers.get('content-type')).toMatch(/^application\/json/);
     expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
     expect(request!.headers.get('accept')).toBe('application/json');
-    expect(JSON.parse(request!.body)).toEqual({ destination_account_id: 'acc_partner', amount: 150000, currency: 'idr' });
+    expect(JSON.parse(request!.body)).toEqual({
+      destination_account_id: 'acc_partner',
+      amount: 150000,
+      currency: 'idr',
+    });
   });
 
   it('a GET has no body', async () => {
@@ -470,7 +488,11 @@ describe('getResponseInfo', () => {
 
   it('works on a page', async () => {
     route('GET', CHARGES_PATH, () =>
-      jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 }, { 'x-request-id': 'req_list' }),
+      jsonReply(
+        200,
+        { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 },
+        { 'x-request-id': 'req_list' },
+      ),
     );
     const page = await makeClient().charges.list();
     expect(getResponseInfo(page)?.requestId).toBe('req_list');

@@ -117,12 +117,25 @@ describe('public types', () => {
 
   it('request params: money as number or string, expires_at as Date or string, wire names', () => {
     expectTypeOf<{ payment_method: 'qris'; amount: 10000 }>().toExtend<ChargeCreateParams>();
-    expectTypeOf<{ payment_method: 'virtual_account'; amount: '10000.50'; expires_at: Date }>().toExtend<ChargeCreateParams>();
-    expectTypeOf<{ payment_method: 'qris'; amount: 1; expires_at: string; client_reference_id: string }>().toExtend<ChargeCreateParams>();
+    expectTypeOf<{
+      payment_method: 'virtual_account';
+      amount: '10000.50';
+      expires_at: Date;
+    }>().toExtend<ChargeCreateParams>();
+    expectTypeOf<{
+      payment_method: 'qris';
+      amount: 1;
+      expires_at: string;
+      client_reference_id: string;
+    }>().toExtend<ChargeCreateParams>();
     expectTypeOf<{ payment_method: 'card'; amount: 1 }>().not.toExtend<ChargeCreateParams>();
     expectTypeOf<{ payment_method: 'qris'; amount: true }>().not.toExtend<ChargeCreateParams>();
     expectTypeOf<{ payment_method: 'qris' }>().not.toExtend<ChargeCreateParams>();
-    expectTypeOf<{ destination_account_id: string; amount: string; currency: string }>().toExtend<TransferCreateParams>();
+    expectTypeOf<{
+      destination_account_id: string;
+      amount: string;
+      currency: string;
+    }>().toExtend<TransferCreateParams>();
     expectTypeOf<{ destination_account_id: string; amount: number }>().not.toExtend<TransferCreateParams>();
 
     const good: ChargeCreateParams = {
@@ -154,7 +167,9 @@ describe('public types', () => {
     expectTypeOf<Client['transfers']['create']>().parameter(1).toEqualTypeOf<RequestOptions | undefined>();
     expectTypeOf<Client['payouts']['list']>().parameter(1).toEqualTypeOf<RequestOptions | undefined>();
     expectTypeOf<Client['paymentMethods']['list']>().parameter(1).toEqualTypeOf<RequestOptions | undefined>();
-    expectTypeOf<Client['charges']['list']>().parameter(0).toEqualTypeOf<{ page?: number; pagesize?: number } | undefined>();
+    expectTypeOf<Client['charges']['list']>()
+      .parameter(0)
+      .toEqualTypeOf<{ page?: number; pagesize?: number } | undefined>();
   });
 
   it('Payout and PaymentMethod are JSON objects', () => {
@@ -210,7 +225,14 @@ describe('public types', () => {
       expect(Class.prototype).toBeInstanceOf(APIError);
     }
     expect(APIConnectionTimeoutError.prototype).toBeInstanceOf(APIConnectionError);
-    for (const Class of [APIError, APIConnectionError, APIUserAbortError, RequestValidationError, ResponseValidationError, EventValidationError]) {
+    for (const Class of [
+      APIError,
+      APIConnectionError,
+      APIUserAbortError,
+      RequestValidationError,
+      ResponseValidationError,
+      EventValidationError,
+    ]) {
       expect(Class.prototype).toBeInstanceOf(LunasError);
     }
   });

@@ -33,7 +33,11 @@ async function expectRefused(call: (client: Client) => unknown, expected: Record
     const messages = fields[field]!;
     expect(Array.isArray(messages) && messages.length > 0, `messages for ${field}`).toBe(true);
     expect(messages.every((m) => typeof m === 'string' && m.length > 0)).toBe(true);
-    if (want instanceof RegExp) expect(messages.some((m) => want.test(m)), `${field}: ${messages.join(' | ')}`).toBe(true);
+    if (want instanceof RegExp)
+      expect(
+        messages.some((m) => want.test(m)),
+        `${field}: ${messages.join(' | ')}`,
+      ).toBe(true);
     else if (want !== 'any') expect(messages).toContain(want);
   }
   expect(counter.count(), `requests sent: ${counter.urls.join(', ')}`).toBe(0);
@@ -60,7 +64,10 @@ const charge = (patch: Record<string, unknown>, omit: string[] = []) => {
   for (const key of omit) delete params[key];
   return (client: Client) => client.charges.create(params as ChargeCreateParams);
 };
-const createdCharge = chargeJson({ payment_url: 'https://pay.lunas.test/x', qr_code_url: 'https://pay.lunas.test/x.png' });
+const createdCharge = chargeJson({
+  payment_url: 'https://pay.lunas.test/x',
+  qr_code_url: 'https://pay.lunas.test/x.png',
+});
 
 const transferBase: TransferCreateParams = { destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' };
 const transfer = (patch: Record<string, unknown>, omit: string[] = []) => {
@@ -84,9 +91,12 @@ describe('charge create: amount', () => {
     await expectRefused(charge({}, ['amount']), { amount: 'any' });
   });
 
-  it.each([0, '0', '0.00', -1, '-5', -0.01, -0])('not greater than 0 (%j): "Amount must be greater than 0"', async (amount) => {
-    await expectRefused(charge({ amount }), { amount: 'Amount must be greater than 0' });
-  });
+  it.each([0, '0', '0.00', -1, '-5', -0.01, -0])(
+    'not greater than 0 (%j): "Amount must be greater than 0"',
+    async (amount) => {
+      await expectRefused(charge({ amount }), { amount: 'Amount must be greater than 0' });
+    },
+  );
 
   it.each([
     ['NaN', Number.NaN],
@@ -146,7 +156,9 @@ describe('charge create: customer_details', () => {
   it.each(['not-an-email', 'a@b', 'a b@c.d', '@example.com', 'siti@', ''])(
     'email %j: "Invalid email format" at customer_details.email',
     async (email) => {
-      await expectRefused(charge({ customer_details: { email } }), { 'customer_details.email': 'Invalid email format' });
+      await expectRefused(charge({ customer_details: { email } }), {
+        'customer_details.email': 'Invalid email format',
+      });
     },
   );
 
@@ -265,7 +277,9 @@ describe('charge create: expires_at', () => {
     ['a +07:00 string', '2026-11-23T10:00:00+07:00', Date.UTC(2026, 10, 23, 3, 0, 0)],
     ['a -05:30 string with milliseconds', '2026-11-22T21:30:00.250-05:30', Date.UTC(2026, 10, 23, 3, 0, 0, 250)],
   ])('%s is sent as ISO 8601 UTC', async (_label, expires_at, ms) => {
-    const body = (await expectSent('/v1/payments/charges', charge({ expires_at }), createdCharge)) as { expires_at: string };
+    const body = (await expectSent('/v1/payments/charges', charge({ expires_at }), createdCharge)) as {
+      expires_at: string;
+    };
     expect(body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
     expect(Date.parse(body.expires_at)).toBe(ms);
   });
@@ -380,9 +394,12 @@ describe('transfer create', () => {
     await expectRefused(transfer({ amount }), { amount: 'Amount must be greater than 0' });
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, 'abc', '1.234', '12345678901234567.89'])('amount %j', async (amount) => {
-    await expectRefused(transfer({ amount }), { amount: 'any' });
-  });
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, 'abc', '1.234', '12345678901234567.89'])(
+    'amount %j',
+    async (amount) => {
+      await expectRefused(transfer({ amount }), { amount: 'any' });
+    },
+  );
 
   it('amount missing', async () => {
     await expectRefused(transfer({}, ['amount']), { amount: 'any' });
@@ -434,11 +451,14 @@ describe('list params', () => {
     });
 
     it('refuses when iterated with for await too, before sending', async () => {
-      await expectRefused(async (c) => {
-        for await (const _ of list(c, { pagesize: 101 })) {
-          /* nothing */
-        }
-      }, { pagesize: 'any' });
+      await expectRefused(
+        async (c) => {
+          for await (const _ of list(c, { pagesize: 101 })) {
+            /* nothing */
+          }
+        },
+        { pagesize: 'any' },
+      );
     });
   });
 

@@ -126,8 +126,16 @@ describe('parseEvent', () => {
     ['a missing created_at', (e: Record<string, unknown>) => delete e.created_at, 'created_at'],
     ['data missing', (e: Record<string, unknown>) => delete e.data, 'data'],
     ['data that is a string', (e: Record<string, unknown>) => (e.data = 'ch_1'), 'data'],
-    ['a charge with a bad amount', (e: Record<string, unknown>) => (e.data = chargeJson({ amount: '1.234' })), 'data.amount'],
-    ['a charge without an id', (e: Record<string, unknown>) => delete (e.data as Record<string, unknown>).id, 'data.id'],
+    [
+      'a charge with a bad amount',
+      (e: Record<string, unknown>) => (e.data = chargeJson({ amount: '1.234' })),
+      'data.amount',
+    ],
+    [
+      'a charge without an id',
+      (e: Record<string, unknown>) => delete (e.data as Record<string, unknown>).id,
+      'data.id',
+    ],
   ])('rejects an event with %s, naming the path', (_label, mutate, path) => {
     for (const type of ['payment_charge.succeeded', 'something.new']) {
       const body = event(type);
