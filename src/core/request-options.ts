@@ -46,6 +46,9 @@ export function headerProblems(headers: unknown, prefix = 'headers'): FieldError
     if (!HEADER_NAME.test(name)) problems[key] = ['Header name is not a valid HTTP token'];
     else if (reservedHeaders.has(name.toLowerCase()))
       problems[key] = ['This header is set by the SDK; use the apiKey or idempotencyKey option'];
+    else if (name === '__proto__')
+      // A record key that JavaScript object handling (ky's merge included) silently drops.
+      problems[key] = ['This header name cannot be sent from a headers record'];
     else if (connectionHeaders.has(name.toLowerCase()))
       problems[key] = ['This header belongs to the HTTP connection and cannot be set'];
     else if (typeof value !== 'string' || !HEADER_VALUE.test(value))

@@ -89,7 +89,8 @@ function scenario(timestamps: boolean): fc.Arbitrary<Scenario> {
       const size = rest.pagesize ?? 10;
       // Without timestamps at most one page of shift per request; with them, up to three pages.
       const most = timestamps ? Math.ceil(3 * size * shift) : size;
-      return { ...rest, created: created.map((fraction) => Math.floor(fraction * (most + 1))) };
+      // fraction can be exactly 1: clamp, or the bound above would be exceeded by one.
+      return { ...rest, created: created.map((fraction) => Math.min(most, Math.floor(fraction * (most + 1)))) };
     });
 }
 
