@@ -174,6 +174,9 @@ function parseIsoDatetime(text: string): number {
   return Date.parse(text);
 }
 
+const MIN_ISO_TIME = Date.parse('0000-01-01T00:00:00.000Z');
+const MAX_ISO_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** A `Date` or an ISO 8601 string with a zone, sent as ISO 8601 UTC. */
 export function datetimeParam(label: string): Schema<string, Date | string> {
   const message = `${label} must be a valid Date or an ISO 8601 datetime`;
@@ -181,7 +184,8 @@ export function datetimeParam(label: string): Schema<string, Date | string> {
     z.union([z.date({ error: message }), z.string({ error: message })], { error: message }),
     z.transform((value, ctx) => {
       const time = typeof value === 'string' ? parseIsoDatetime(value) : value.getTime();
-      if (Number.isNaN(time)) {
+      // Outside years 0000-9999 toISOString() writes an expanded year (+010000-...) that ISO 8601 readers refuse.
+      if (Number.isNaN(time) || time < MIN_ISO_TIME || time > MAX_ISO_TIME) {
         ctx.issues.push({ code: 'custom', input: value, message });
         return z.NEVER;
       }

@@ -263,6 +263,8 @@ describe('charge create: expires_at', () => {
     ['a number', 1795400000000],
     ['null', null],
     ['an object', { at: '2026-11-23T03:00:00Z' }],
+    ['a Date after year 9999 (no four-digit ISO form)', new Date(Date.UTC(10000, 0, 1))],
+    ['a Date before year 0', new Date(Date.parse('0000-01-01T00:00:00Z') - 1)],
   ])('%s', async (_label, expires_at) => {
     await expectRefused(charge({ expires_at }), { expires_at: 'any' });
   });
