@@ -212,14 +212,7 @@ export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput>
   }
 
   const channel = optionalString(out, 'channel', 'Channel', body.channel);
-  const clientReferenceId = optionalString(
-    out,
-    'client_reference_id',
-    'Client reference ID',
-    body.client_reference_id,
-    CLIENT_REFERENCE_ID_MAX,
-  );
-  const description = optionalString(out, 'description', 'Description', body.description, DESCRIPTION_MAX);
+  const { clientReferenceId, description } = merchantTexts(out, body);
   const customerDetails = customer(out, body.customer_details);
   const chargeItems = items(out, body.items);
   const va = virtualAccount(out, body.payment_method_options);
@@ -236,6 +229,20 @@ export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput>
     expiresAt,
     virtualAccount: va,
   }));
+}
+
+/** The merchant's own `client_reference_id` and `description`, with the same limits on charges and transfers. */
+function merchantTexts(out: Collector, body: Record<string, unknown>) {
+  return {
+    clientReferenceId: optionalString(
+      out,
+      'client_reference_id',
+      'Client reference ID',
+      body.client_reference_id,
+      CLIENT_REFERENCE_ID_MAX,
+    ),
+    description: optionalString(out, 'description', 'Description', body.description, DESCRIPTION_MAX),
+  };
 }
 
 /** Validates a `POST /v1/transfers` body, destination account included. */
@@ -261,14 +268,7 @@ export function checkTransfer(body: Record<string, unknown>, accounts: AccountLo
     out.add('currency', 'Currency is not supported');
   } else currency = body.currency.toLowerCase();
 
-  const clientReferenceId = optionalString(
-    out,
-    'client_reference_id',
-    'Client reference ID',
-    body.client_reference_id,
-    CLIENT_REFERENCE_ID_MAX,
-  );
-  const description = optionalString(out, 'description', 'Description', body.description, DESCRIPTION_MAX);
+  const { clientReferenceId, description } = merchantTexts(out, body);
 
   return out.result(() => ({
     destinationAccountId: destination as string,
