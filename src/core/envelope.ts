@@ -4,6 +4,7 @@
  * the error its status calls for, whatever the body holds.
  */
 import {
+  addFieldMessages,
   APIError,
   describeFields,
   errorClassFor,
@@ -96,8 +97,7 @@ function failFields(data: unknown): FieldErrors {
   for (const [field, messages] of Object.entries(data)) {
     if (field === 'message' && !Array.isArray(messages)) continue;
     const texts = Array.isArray(messages) ? messages.map(messageText) : [messageText(messages)];
-    // defineProperty, so that a field named `__proto__` stays a field.
-    Object.defineProperty(fields, field, { value: texts, enumerable: true, writable: true, configurable: true });
+    addFieldMessages(fields, field, texts);
   }
   return fields;
 }

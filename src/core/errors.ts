@@ -187,6 +187,16 @@ export class ResponseValidationError extends LunasError {
   }
 }
 
+/**
+ * Adds `messages` to `field` as an own property, so that a field named
+ * `__proto__` or `constructor` stays a field instead of reaching what every
+ * object inherits.
+ */
+export function addFieldMessages(fields: FieldErrors, field: string, messages: string[]): void {
+  if (Object.hasOwn(fields, field)) fields[field]!.push(...messages);
+  else Object.defineProperty(fields, field, { value: messages, enumerable: true, writable: true, configurable: true });
+}
+
 /** `amount: Amount must be greater than 0; currency: Currency is required` */
 export function describeFields(fields: FieldErrors): string {
   const parts = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join(', ')}`);

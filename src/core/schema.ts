@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
-import type { FieldErrors } from './errors.js';
+import { addFieldMessages, type FieldErrors } from './errors.js';
 
 export { z };
 
@@ -197,13 +197,7 @@ export function datetimeParam(label: string): Schema<string, Date | string> {
 /** Zod issues as the service's field map: dotted path to messages. */
 export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const fields: FieldErrors = {};
-  const add = (path: readonly PropertyKey[], message: string) => {
-    const field = dottedPath(path);
-    // Own properties only: `fields.constructor` or `fields.__proto__` would read what every object inherits.
-    if (Object.hasOwn(fields, field)) fields[field]!.push(message);
-    else
-      Object.defineProperty(fields, field, { value: [message], enumerable: true, writable: true, configurable: true });
-  };
+  const add = (path: readonly PropertyKey[], message: string) => addFieldMessages(fields, dottedPath(path), [message]);
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add([...issue.path, key], 'Unknown field');

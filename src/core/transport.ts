@@ -141,7 +141,8 @@ export class Transport {
     label: string,
     idempotencyKey: string | undefined,
   ): Promise<RawResponse> {
-    if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
+    const userAbort = () => new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
+    if (signal?.aborted) throw userAbort();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeout);
     const forwardAbort = () => controller.abort();
@@ -176,7 +177,7 @@ export class Transport {
         secret,
       };
     } catch (error) {
-      if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
+      if (signal?.aborted) throw userAbort();
       if (controller.signal.aborted) {
         throw new APIConnectionTimeoutError(`${label} timed out after ${timeout} ms`, { idempotencyKey });
       }
