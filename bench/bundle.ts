@@ -32,6 +32,8 @@ export function ensureBuilt(root = repoRoot): void {
 export interface BundleSize {
   minifiedBytes: number;
   gzipBytes: number;
+  /** Minified bytes each package contributes (gzip does not split by source): `lunas`, `ky`, `zod`. */
+  minifiedByPackage: Record<string, number>;
   /** Node built-ins the bundle still imports (kept external); empty means fetch-only runtimes get everything. */
   nodeBuiltins: string[];
 }
@@ -58,8 +60,16 @@ export async function bundleClient(root = repoRoot): Promise<BundleSize> {
   for (const input of Object.values(result.metafile.inputs)) {
     for (const imported of input.imports) if (imported.external) nodeBuiltins.add(imported.path);
   }
+  const minifiedByPackage: Record<string, number> = {};
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'lunas';
+      minifiedByPackage[name] = (minifiedByPackage[name] ?? 0) + bytesInOutput;
+    }
+  }
   return {
     minifiedBytes: code.byteLength,
+    minifiedByPackage,
     gzipBytes: gzipSync(code, { level: 9 }).byteLength,
     nodeBuiltins: [...nodeBuiltins].sort(),
   };

@@ -1,6 +1,7 @@
 // The two sides of every comparison: the SDK, and the least code that does the
 // same request by hand. Both send the same URL and Authorization header.
 // 'lunas' resolves to src/ here (tsconfig paths, honoured by tsx): no build needed.
+import ky from 'ky';
 import { Client, type ClientOptions } from 'lunas';
 import { API_KEY } from './fixtures.js';
 
@@ -24,4 +25,19 @@ export function chargeUrl(baseURL: string, id: string): string {
 
 export function listUrl(baseURL: string, page: number, pageSize: number): string {
   return `${baseURL}/v1/payments/charges?page=${page}&pagesize=${pageSize}`;
+}
+
+/**
+ * The same GET through ky alone, configured as the SDK's transport configures
+ * it (no retries, no ky timeout, statuses checked here): what the contract's
+ * HTTP library costs by itself, with no validation, timeout or error mapping.
+ * The SDK cannot be faster than this, so it shows how much of a ratio is ours.
+ */
+export function kyGetter(baseURL: string): (path: string) => Promise<{ data: unknown }> {
+  const api = ky.create({ prefixUrl: baseURL, retry: 0, timeout: false, throwHttpErrors: false, headers });
+  return async (path) => {
+    const res = await api(path);
+    if (!res.ok) throw new Error(`bench ky reference: ${res.status} from ${path}`);
+    return JSON.parse(await res.text()) as { data: unknown };
+  };
 }

@@ -1,5 +1,5 @@
 // Measurements 2 and 4: walking a charge list with the SDK's iterator.
-import { bareGet, listUrl, sdkClient } from './clients.js';
+import { bareGet, kyGetter, listUrl, sdkClient } from './clients.js';
 import { compareOn, type BenchServer, type ServedComparison } from './server.js';
 import { sleep } from './stats.js';
 
@@ -30,6 +30,26 @@ export async function walkList(server: BenchServer, total: number): Promise<Serv
       }
       expectCount('walk (bare)', n, total);
     },
+  );
+}
+
+/** Measurement 2's reference: the same page loop through ky alone, against the same bare loop. */
+export async function walkListKy(server: BenchServer, total: number): Promise<ServedComparison> {
+  const get = kyGetter(server.url);
+  const pageLoop = (fetchPage: (page: number) => Promise<{ data: unknown }>) => async () => {
+    let n = 0;
+    for (let page = 1; ; page++) {
+      const body = (await fetchPage(page)) as { data: unknown[] };
+      for (const _charge of body.data) n++;
+      if (body.data.length < PAGE_SIZE) break;
+    }
+    expectCount('walk (reference)', n, total);
+  };
+  return compareOn(
+    server,
+    7,
+    pageLoop((page) => get(`v1/payments/charges?page=${page}&pagesize=${PAGE_SIZE}`)),
+    pageLoop((page) => bareGet(listUrl(server.url, page, PAGE_SIZE))),
   );
 }
 

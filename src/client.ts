@@ -32,7 +32,11 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /** Retries after the first attempt, for connection failures, timeouts, 408, 409, 429 and 5xx. Default 2. */
   maxRetries?: number | undefined;
-  /** A fetch-compatible function, e.g. one that goes through a proxy. Default: the global `fetch`. */
+  /**
+   * A fetch-compatible function, e.g. one that goes through a proxy. Default: the global `fetch`.
+   * It is called as `fetch(request, init)`; `init.signal` ends the attempt (timeout or the
+   * caller's abort), so pass `init` on rather than the `Request` alone.
+   */
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;

@@ -111,11 +111,18 @@ export class Page<T> implements AsyncIterable<T> {
    * those already yielded are skipped.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    return itemsOf(this.iterPages());
+    return itemsFrom(this);
   }
 }
 
-async function* itemsOf<T>(pages: AsyncIterable<Page<T>>): AsyncGenerator<T, void, undefined> {
+/**
+ * Every item from the first page onward, each once. One generator for the
+ * whole walk (a `yield*` into another would cost a hop per item), which lets
+ * go of the first page once it has moved past it.
+ */
+async function* itemsFrom<T>(first: Page<T> | Promise<Page<T>> | undefined): AsyncGenerator<T, void, undefined> {
+  const pages = (await first!).iterPages();
+  first = undefined;
   const repeats = new RepeatFilter();
   for await (const page of pages) {
     repeats.nextPage();
@@ -239,11 +246,4 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return itemsFrom(this.#firstPage());
   }
-}
-
-/** Items from the first page on, without keeping the first page once the walk moves past it. */
-async function* itemsFrom<T>(first: Promise<Page<T>> | undefined): AsyncGenerator<T, void, undefined> {
-  const pages = (await first!).iterPages();
-  first = undefined;
-  yield* itemsOf(pages);
 }

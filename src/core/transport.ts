@@ -8,7 +8,7 @@
  * `retry-after-ms`, waits over 60 s replaced by backoff, a timeout that also
  * covers reading the body) does not fit ky's retry options.
  */
-import type { KyInstance } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import { type Log, redact } from './log.js';
@@ -63,9 +63,16 @@ export interface Result<T> {
 export class Transport {
   readonly #config: TransportConfig;
   #ky: Promise<KyInstance> | undefined;
+  /** The headers of every call, built once. */
+  readonly #baseHeaders: Record<string, string>;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#baseHeaders = lowerCased(
+      { accept: 'application/json', 'user-agent': config.userAgent },
+      config.defaultHeaders,
+      { authorization: `Bearer ${config.apiKey}` },
+    );
   }
 
   /**
@@ -73,13 +80,21 @@ export class Transport {
    * that starts, builds a client and may never call pays nothing for it.
    */
   #http(): Promise<KyInstance> {
+    const custom = this.#config.fetch;
     this.#ky ??= import('ky').then(({ default: ky }) =>
       ky.create({
         prefixUrl: this.#config.baseURL,
         retry: 0,
         timeout: false,
         throwHttpErrors: false,
-        ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
+        // The attempt's signal reaches fetch beside the Request (ky passes
+        // options it does not know to fetch): given to ky, it would be merged
+        // with ky's own with `AbortSignal.any`, a cost on every call.
+        // The global fetch is looked up per call, so a test's mock is seen.
+        fetch: (request, init) => {
+          const { attemptSignal, ...rest } = init as AttemptInit;
+          return (custom ?? globalThis.fetch)(request, { ...rest, signal: attemptSignal });
+        },
       }),
     );
     return this.#ky;
@@ -121,21 +136,24 @@ export class Transport {
     }
   }
 
-  /** Later sources win, whatever the case of the names: SDK defaults, client, call, then auth. */
-  #headers(extra: Record<string, string> | undefined, idempotencyKey: string | undefined): Headers {
-    const headers = new Headers({ accept: 'application/json', 'user-agent': this.#config.userAgent });
-    for (const source of [this.#config.defaultHeaders, extra]) {
-      if (source) for (const [name, value] of Object.entries(source)) headers.set(name, value);
-    }
-    headers.set('authorization', `Bearer ${this.#config.apiKey}`);
-    if (idempotencyKey !== undefined) headers.set('idempotency-key', idempotencyKey);
+  /**
+   * Later sources win, whatever the case of the names: SDK defaults, client,
+   * call, then auth. A plain record, not `Headers`: ky copies it into one anyway.
+   */
+  #headers(extra: Record<string, string> | undefined, idempotencyKey: string | undefined): Record<string, string> {
+    const base = this.#baseHeaders;
+    if (extra === undefined && idempotencyKey === undefined) return base;
+    const headers = lowerCased(base, extra);
+    // Neither can come from `extra` (checked), but they always win.
+    headers.authorization = base.authorization!;
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return headers;
   }
 
   /** One attempt, read to the end of the body under one timeout. */
   async #attempt(
     spec: RequestSpec<unknown>,
-    headers: Headers,
+    headers: Record<string, string>,
     timeout: number,
     signal: AbortSignal | undefined,
     label: string,
@@ -144,15 +162,17 @@ export class Transport {
     const userAbort = () => new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
     if (signal?.aborted) throw userAbort();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeout);
-    const forwardAbort = () => controller.abort();
-    signal?.addEventListener('abort', forwardAbort, { once: true });
     // Ends the attempt at the timeout or the caller's abort even when a custom
     // fetch ignores the signal, or hands back a body that never ends.
-    const aborted = new Promise<never>((_resolve, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
+    let stop!: (reason: unknown) => void;
+    const aborted = new Promise<never>((_resolve, reject) => (stop = reject));
     aborted.catch(() => undefined);
+    const abort = () => {
+      controller.abort();
+      stop(controller.signal.reason);
+    };
+    const timer = setTimeout(abort, timeout);
+    signal?.addEventListener('abort', abort, { once: true });
     const secret = this.#config.apiKey;
     try {
       // The query goes into the path: ky's `searchParams` builds the Request twice.
@@ -162,9 +182,9 @@ export class Transport {
         http(query === '' ? spec.path : `${spec.path}?${query}`, {
           method: spec.method,
           headers,
-          signal: controller.signal,
+          attemptSignal: controller.signal,
           ...(spec.body === undefined ? {} : { json: spec.body }),
-        }),
+        } as Options),
         aborted,
       ]);
       const text = redact(await Promise.race([response.text(), aborted]), secret);
@@ -190,9 +210,20 @@ export class Transport {
       });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', forwardAbort);
+      signal?.removeEventListener('abort', abort);
     }
   }
+}
+
+/** What ky hands its fetch: the options it does not know, the attempt's signal among them. */
+type AttemptInit = RequestInit & { attemptSignal: AbortSignal };
+
+/** One record from several, names lower-cased so a later source replaces an earlier one in any case. */
+function lowerCased(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const source of sources)
+    if (source) for (const [name, value] of Object.entries(source)) merged[name.toLowerCase()] = value;
+  return merged;
 }
 
 function queryString(query: Record<string, number | string | undefined>): string {

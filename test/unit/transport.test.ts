@@ -283,6 +283,31 @@ describe('timeouts', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('a custom fetch is handed, in its options, the signal that the timeout and the caller abort', async () => {
+    const signals: AbortSignal[] = [];
+    // Answers only when its options' signal aborts, as a fetch honouring it does.
+    const fetchUntilAborted = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const signal = init!.signal!;
+      signals.push(signal);
+      return new Promise<Response>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+      );
+    }) as typeof fetch;
+    const client = makeClient({ fetch: fetchUntilAborted, timeout: 50, maxRetries: 0 });
+
+    const timedOut = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const controller = new AbortController();
+    const call = rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal, timeout: 60_000 }));
+    await sleep(20);
+    controller.abort();
+    const aborted = await call;
+
+    expect(timedOut).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(aborted).toBeInstanceOf(APIUserAbortError);
+    expect(signals).toHaveLength(2);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
   it('covers reading the body: a body that stalls after the headers times out', async () => {
     // msw does not propagate an abort into a mocked body stream, so this runs
     // against a real loopback server through the fetch captured before msw.
