@@ -1,7 +1,7 @@
 // Measurement 7, also used by scripts/check-size.ts: what `import { Client }
 // from 'lunas'` adds to a merchant's bundle, minified and gzipped.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +38,12 @@ export interface BundleSize {
   nodeBuiltins: string[];
 }
 
-export async function bundleClient(root = repoRoot): Promise<BundleSize> {
-  const entry = join(root, 'dist/index.js');
-  const result = await build({
-    // A re-export rather than a bare import: an unused import would be
-    // tree-shaken away, a merchant's code uses Client.
-    stdin: { contents: `export { Client } from ${JSON.stringify(entry)};`, resolveDir: root, loader: 'js' },
+/** Bundles `contents` (an ES module re-exporting what is measured) as a merchant's bundler would. */
+function bundle(contents: string, root: string) {
+  return build({
+    // Re-exports rather than bare imports: an unused import would be
+    // tree-shaken away, a merchant's code uses what it imports.
+    stdin: { contents, resolveDir: root, loader: 'js' },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -55,6 +55,11 @@ export async function bundleClient(root = repoRoot): Promise<BundleSize> {
     metafile: true,
     logLevel: 'silent',
   });
+}
+
+export async function bundleClient(root = repoRoot): Promise<BundleSize> {
+  const entry = join(root, 'dist/index.js');
+  const result = await bundle(`export { Client } from ${JSON.stringify(entry)};`, root);
   const code = result.outputFiles[0]!.contents;
   const nodeBuiltins = new Set<string>();
   for (const input of Object.values(result.metafile.inputs)) {
@@ -73,4 +78,32 @@ export async function bundleClient(root = repoRoot): Promise<BundleSize> {
     gzipBytes: gzipSync(code, { level: 9 }).byteLength,
     nodeBuiltins: [...nodeBuiltins].sort(),
   };
+}
+
+/**
+ * The gzip bytes of ky and of the zod functions lunas calls, bundled without
+ * lunas: the part of the bundle figure that is the contract's two libraries.
+ * The zod names are the values `src/` uses as `z.<name>` or `core.<name>`.
+ */
+export async function bundleLibraries(root = repoRoot): Promise<number> {
+  const srcDir = join(root, 'src');
+  const source = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => readFileSync(join(srcDir, file), 'utf8'))
+    .join('\n');
+  const used = (prefix: string, module: object) =>
+    // A name followed by `<` is a type (`z.output<...>`), not a value.
+    [...new Set([...source.matchAll(new RegExp(`\\b${prefix}\\.([\\w$]+)\\b(?!<)`, 'g'))].map((m) => m[1]!))]
+      // Runtime exports only, and not the `core` namespace, which would pull in all of zod's core.
+      .filter((name) => name in module && name !== 'core')
+      .sort();
+  const mini = used('z', await import('zod/mini'));
+  const core = used('core', await import('zod/v4/core'));
+  const contents = [
+    "export { default as ky } from 'ky';",
+    `export { ${mini.join(', ')} } from 'zod/mini';`,
+    `export { ${core.join(', ')} } from 'zod/v4/core';`,
+  ].join('\n');
+  const result = await bundle(contents, root);
+  return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).byteLength;
 }

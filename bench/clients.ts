@@ -19,6 +19,22 @@ export async function bareGet(url: string): Promise<{ data: unknown }> {
   return JSON.parse(await res.text()) as { data: unknown };
 }
 
+/**
+ * `bareGet` with what any client honouring the contract's per-attempt timeout
+ * adds: an AbortController whose signal goes with the request, and a timer.
+ */
+export async function timedGet(url: string, timeoutMs = 30_000): Promise<{ data: unknown }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const res = await fetch(url, { headers, signal: controller.signal });
+    if (!res.ok) throw new Error(`bench baseline: ${res.status} from ${url}`);
+    return JSON.parse(await res.text()) as { data: unknown };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function chargeUrl(baseURL: string, id: string): string {
   return `${baseURL}/v1/payments/charges/${encodeURIComponent(id)}`;
 }

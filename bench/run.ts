@@ -2,14 +2,15 @@
 // Every runtime figure is a ratio against a baseline timed in the same run,
 // so the verdicts hold on a slower or busier machine; absolute times are context.
 // `npm run bench -- walk heap` runs only the named measurements.
-import { GZIP_BUDGET_BYTES, bundleClient, ensureBuilt } from './bundle.js';
+import { GZIP_BUDGET_BYTES, bundleClient, bundleLibraries, ensureBuilt } from './bundle.js';
 import { coldImport } from './cold-import.js';
 import { heapWalk } from './heap.js';
 import { parseCost } from './parse.js';
 import { ms, pairRow, printTable, ratio, type Row, writeResults } from './report.js';
 import { concurrentRetrieve, sequentialRetrieve } from './retrieve.js';
 import { startServer, type BenchServer } from './server.js';
-import { lookahead, lookaheadFloor, walkList, walkListKy } from './walk.js';
+import type { Comparison } from './stats.js';
+import { lookahead, lookaheadFloor, walkList } from './walk.js';
 
 const rows: Row[] = [];
 const results: Record<string, unknown> = {};
@@ -25,9 +26,20 @@ async function withServer<T>(options: Parameters<typeof startServer>[0], fn: (s:
   }
 }
 
-/** Adds what ky alone measured against the same baseline: the lowest ratio an SDK sending through ky can reach. */
-function withKyFloor(row: Row, kyRatio: number): Row {
-  return { ...row, value: `${row.value}; ky alone ${ratio(kyRatio)}` };
+const referenceLabels: Record<string, string> = {
+  ky: 'ky alone',
+  fetchWithTimeout: 'fetch with a timeout signal',
+};
+
+/**
+ * Adds the references timed in the same rounds, each against the same
+ * baseline: ky alone is the lowest ratio an SDK sending through ky can reach.
+ */
+function withReferences(row: Row, comparison: Comparison): Row {
+  const notes = Object.entries(comparison.references).map(
+    ([name, reference]) => `${referenceLabels[name] ?? name} ${ratio(reference.ratio)}`,
+  );
+  return { ...row, value: [row.value, ...notes].join('; ') };
 }
 
 // Dist is needed by the bundle and cold-import figures; build before any timing.
@@ -35,19 +47,16 @@ if (wanted('bundle') || wanted('import')) ensureBuilt();
 
 await withServer({ total: 10_000 }, async (server) => {
   if (wanted('retrieve')) {
-    const r = (results.retrieveSequential = await sequentialRetrieve(server, 'sdk'));
-    const floor = (results.retrieveSequentialKy = await sequentialRetrieve(server, 'ky'));
-    rows.push(withKyFloor(pairRow('1. charges.retrieve, 2,000 sequential: SDK / bare fetch', r, 1.1), floor.ratio));
+    const r = (results.retrieveSequential = await sequentialRetrieve(server));
+    rows.push(withReferences(pairRow('1. charges.retrieve, 2,000 sequential: SDK / bare fetch', r, 1.1), r));
   }
   if (wanted('walk')) {
     const r = (results.walk = await walkList(server, 10_000));
-    const floor = (results.walkKy = await walkListKy(server, 10_000));
-    rows.push(withKyFloor(pairRow('2. walk 10,000 charges, pagesize 100: SDK / bare page loop', r, 1.1), floor.ratio));
+    rows.push(withReferences(pairRow('2. walk 10,000 charges, pagesize 100: SDK / bare page loop', r, 1.1), r));
   }
   if (wanted('concurrent')) {
-    const r = (results.retrieveConcurrent = await concurrentRetrieve(server, 'sdk'));
-    const floor = (results.retrieveConcurrentKy = await concurrentRetrieve(server, 'ky'));
-    rows.push(withKyFloor(pairRow('3. 1,000 retrieves, 100 concurrent: SDK / bare fetch', r, 1.1), floor.ratio));
+    const r = (results.retrieveConcurrent = await concurrentRetrieve(server));
+    rows.push(withReferences(pairRow('3. 1,000 retrieves, 100 concurrent: SDK / bare fetch', r, 1.1), r));
   }
 });
 
@@ -83,9 +92,12 @@ if (wanted('heap')) {
 
 if (wanted('bundle')) {
   const r = (results.bundle = await bundleClient());
+  const libraries = (results.bundleLibrariesGzipBytes = await bundleLibraries());
   rows.push({
     figure: "7. gzip bundle of import { Client } from 'lunas'",
-    value: `${r.gzipBytes.toLocaleString('en-US')} B (${r.minifiedBytes.toLocaleString('en-US')} B minified: ${shares(r.minifiedByPackage, r.minifiedBytes)})`,
+    value:
+      `${r.gzipBytes.toLocaleString('en-US')} B (${r.minifiedBytes.toLocaleString('en-US')} B minified: ` +
+      `${shares(r.minifiedByPackage, r.minifiedBytes)}); ky and the zod parts used, alone: ${libraries.toLocaleString('en-US')} B`,
     budget: `≤ ${GZIP_BUDGET_BYTES.toLocaleString('en-US')} B`,
     met: r.gzipBytes <= GZIP_BUDGET_BYTES,
   });

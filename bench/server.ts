@@ -96,13 +96,20 @@ export async function compareOn(
   rounds: number,
   subject: () => Promise<unknown>,
   baseline: () => Promise<unknown>,
+  references: Record<string, () => Promise<unknown>> = {},
 ): Promise<ServedComparison> {
-  const requests = { subject: 0, baseline: 0 };
-  const count = (side: keyof typeof requests, run: () => Promise<unknown>) => async () => {
+  const requests: Record<string, number> = {};
+  const count = (side: string, run: () => Promise<unknown>) => async () => {
     const before = server.requests();
     await run();
     requests[side] = server.requests() - before;
   };
-  const result = await compare(rounds, count('subject', subject), count('baseline', baseline));
-  return { ...result, requests };
+  const counted = Object.fromEntries(Object.entries(references).map(([name, run]) => [name, count(name, run)]));
+  const result = await compare(rounds, count('subject', subject), count('baseline', baseline), counted);
+  for (const name of Object.keys(references)) {
+    if (requests[name] !== requests.baseline) {
+      throw new Error(`bench reference ${name}: ${requests[name]} requests, the baseline made ${requests.baseline}`);
+    }
+  }
+  return { ...result, requests: { subject: requests.subject!, baseline: requests.baseline! } };
 }

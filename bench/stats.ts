@@ -21,6 +21,13 @@ export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
+/** A side timed in the same rounds as a comparison, for context: its own ratio to the same baseline. */
+export interface Reference {
+  ms: number;
+  ratio: number;
+  rounds: number[];
+}
+
 export interface Comparison {
   /** Median wall time of the side under test, ms. */
   subjectMs: number;
@@ -29,34 +36,46 @@ export interface Comparison {
   /** subjectMs / baselineMs: the figure the budget applies to. */
   ratio: number;
   rounds: { subject: number[]; baseline: number[] };
+  /** Other sides timed in the same rounds (e.g. ky alone), each against the same baseline. */
+  references: Record<string, Reference>;
 }
 
 /**
- * Runs subject and baseline in alternating rounds, flipping which goes first,
- * so drift (thermal, JIT, other load) lands on both sides; one untimed round
- * each warms the JIT and the keep-alive connections.
+ * Runs subject, baseline and any references in the same rounds, rotating
+ * which goes first, so drift (thermal, JIT, other load) lands on every side;
+ * one untimed round each warms the JIT and the keep-alive connections.
  */
 export async function compare(
   rounds: number,
   subject: () => Promise<unknown>,
   baseline: () => Promise<unknown>,
+  references: Record<string, () => Promise<unknown>> = {},
 ): Promise<Comparison> {
-  await subject();
-  await baseline();
-  const s: number[] = [];
-  const b: number[] = [];
+  const sides = Object.entries({ ...references, subject, baseline });
+  for (const [, run] of sides) await run();
+  const times = new Map<string, number[]>(sides.map(([name]) => [name, []]));
   for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) {
-      s.push(await timeMs(subject));
-      b.push(await timeMs(baseline));
-    } else {
-      b.push(await timeMs(baseline));
-      s.push(await timeMs(subject));
+    for (let j = 0; j < sides.length; j++) {
+      const [name, run] = sides[(i + j) % sides.length]!;
+      times.get(name)!.push(await timeMs(run));
     }
   }
-  const subjectMs = median(s);
+  const s = times.get('subject')!;
+  const b = times.get('baseline')!;
   const baselineMs = median(b);
-  return { subjectMs, baselineMs, ratio: subjectMs / baselineMs, rounds: { subject: s, baseline: b } };
+  const subjectMs = median(s);
+  const referenceResults: Record<string, Reference> = {};
+  for (const name of Object.keys(references)) {
+    const r = times.get(name)!;
+    referenceResults[name] = { ms: median(r), ratio: median(r) / baselineMs, rounds: r };
+  }
+  return {
+    subjectMs,
+    baselineMs,
+    ratio: subjectMs / baselineMs,
+    rounds: { subject: s, baseline: b },
+    references: referenceResults,
+  };
 }
 
 export function sleep(ms: number): Promise<void> {

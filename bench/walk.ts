@@ -10,9 +10,22 @@ function expectCount(label: string, seen: number, expected: number): void {
   if (seen !== expected) throw new Error(`bench ${label}: walked ${seen} items, expected ${expected}`);
 }
 
-/** Measurement 2: `for await` over every item vs a bare fetch loop over pages. */
+/**
+ * Measurement 2: `for await` over every item vs a bare fetch loop over pages,
+ * with the same loop through ky alone as a reference in the same rounds.
+ */
 export async function walkList(server: BenchServer, total: number): Promise<ServedComparison> {
   const client = sdkClient(server.url);
+  const ky = kyGetter(server.url);
+  const pageLoop = (label: string, fetchPage: (page: number) => Promise<{ data: unknown }>) => async () => {
+    let n = 0;
+    for (let page = 1; ; page++) {
+      const body = (await fetchPage(page)) as { data: unknown[] };
+      for (const _charge of body.data) n++;
+      if (body.data.length < PAGE_SIZE) break;
+    }
+    expectCount(label, n, total);
+  };
   return compareOn(
     server,
     7,
@@ -21,35 +34,8 @@ export async function walkList(server: BenchServer, total: number): Promise<Serv
       for await (const _charge of client.charges.list({ pagesize: PAGE_SIZE })) n++;
       expectCount('walk (sdk)', n, total);
     },
-    async () => {
-      let n = 0;
-      for (let page = 1; ; page++) {
-        const body = (await bareGet(listUrl(server.url, page, PAGE_SIZE))) as { data: unknown[] };
-        for (const _charge of body.data) n++;
-        if (body.data.length < PAGE_SIZE) break;
-      }
-      expectCount('walk (bare)', n, total);
-    },
-  );
-}
-
-/** Measurement 2's reference: the same page loop through ky alone, against the same bare loop. */
-export async function walkListKy(server: BenchServer, total: number): Promise<ServedComparison> {
-  const get = kyGetter(server.url);
-  const pageLoop = (fetchPage: (page: number) => Promise<{ data: unknown }>) => async () => {
-    let n = 0;
-    for (let page = 1; ; page++) {
-      const body = (await fetchPage(page)) as { data: unknown[] };
-      for (const _charge of body.data) n++;
-      if (body.data.length < PAGE_SIZE) break;
-    }
-    expectCount('walk (reference)', n, total);
-  };
-  return compareOn(
-    server,
-    7,
-    pageLoop((page) => get(`v1/payments/charges?page=${page}&pagesize=${PAGE_SIZE}`)),
-    pageLoop((page) => bareGet(listUrl(server.url, page, PAGE_SIZE))),
+    pageLoop('walk (bare)', (page) => bareGet(listUrl(server.url, page, PAGE_SIZE))),
+    { ky: pageLoop('walk (ky)', (page) => ky(`v1/payments/charges?page=${page}&pagesize=${PAGE_SIZE}`)) },
   );
 }
 
