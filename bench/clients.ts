@@ -1,5 +1,6 @@
-// The two sides of every comparison: the SDK, and the least code that does the
-// same request by hand. Both send the same URL and Authorization header.
+// The sides of every comparison: the SDK, the least code that does the same
+// request by hand, and the references timed beside them (ky alone, fetch with
+// a timeout signal). All send the same URL and Authorization header.
 // 'lunas' resolves to src/ here (tsconfig paths, honoured by tsx): no build needed.
 import ky from 'ky';
 import { Client, type ClientOptions } from 'lunas';
@@ -12,8 +13,8 @@ export function sdkClient(baseURL: string, options: ClientOptions = {}): Client 
 const headers = { authorization: `Bearer ${API_KEY}` };
 
 /** GET and parse, nothing else: no validation, retries, timeout or error mapping. */
-export async function bareGet(url: string): Promise<{ data: unknown }> {
-  const res = await fetch(url, { headers });
+export async function bareGet(url: string, signal?: AbortSignal): Promise<{ data: unknown }> {
+  const res = await fetch(url, signal ? { headers, signal } : { headers });
   // Checking the status keeps a broken server from looking fast; it costs nothing.
   if (!res.ok) throw new Error(`bench baseline: ${res.status} from ${url}`);
   return JSON.parse(await res.text()) as { data: unknown };
@@ -27,9 +28,7 @@ export async function timedGet(url: string, timeoutMs = 30_000): Promise<{ data:
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const res = await fetch(url, { headers, signal: controller.signal });
-    if (!res.ok) throw new Error(`bench baseline: ${res.status} from ${url}`);
-    return JSON.parse(await res.text()) as { data: unknown };
+    return await bareGet(url, controller.signal);
   } finally {
     clearTimeout(timer);
   }
