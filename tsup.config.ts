@@ -19,7 +19,7 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas')`
+    // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
     // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
     entry: libraryEntry,
     format: ['cjs'],

@@ -8,8 +8,8 @@ export default defineConfig({
     // Tests and examples import the package by name, as merchants do; here the
     // name resolves to the source so no build is needed first.
     alias: [
-      { find: /^lunas\/testing$/, replacement: source('./src/testing/index.ts') },
-      { find: /^lunas$/, replacement: source('./src/index.ts') },
+      { find: /^lunas-sdk\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^lunas-sdk$/, replacement: source('./src/index.ts') },
     ],
   },
   test: {

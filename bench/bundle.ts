@@ -1,5 +1,5 @@
 // Measurement 7, also used by scripts/check-size.ts: what `import { Client }
-// from 'lunas'` adds to a merchant's bundle, minified and gzipped.
+// from 'lunas-sdk'` adds to a merchant's bundle, minified and gzipped.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';

@@ -1,9 +1,9 @@
 // The sides of every comparison: the SDK, the least code that does the same
 // request by hand, and the references timed beside them (ky alone, fetch with
 // a timeout signal). All send the same URL and Authorization header.
-// 'lunas' resolves to src/ here (tsconfig paths, honoured by tsx): no build needed.
+// 'lunas-sdk' resolves to src/ here (tsconfig paths, honoured by tsx): no build needed.
 import ky from 'ky';
-import { Client, type ClientOptions } from 'lunas';
+import { Client, type ClientOptions } from 'lunas-sdk';
 import { API_KEY } from './fixtures.js';
 
 export function sdkClient(baseURL: string, options: ClientOptions = {}): Client {

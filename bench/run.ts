@@ -94,7 +94,7 @@ if (wanted('bundle')) {
   const r = (results.bundle = await bundleClient());
   const libraries = (results.bundleLibrariesGzipBytes = await bundleLibraries());
   rows.push({
-    figure: "7. gzip bundle of import { Client } from 'lunas'",
+    figure: "7. gzip bundle of import { Client } from 'lunas-sdk'",
     value:
       `${r.gzipBytes.toLocaleString('en-US')} B (${r.minifiedBytes.toLocaleString('en-US')} B minified: ` +
       `${shares(r.minifiedByPackage, r.minifiedBytes)}); ky and the zod parts used, alone: ${libraries.toLocaleString('en-US')} B`,

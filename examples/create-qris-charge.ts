@@ -2,7 +2,7 @@
  * Create a QRIS charge and show the customer its QR code.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/create-qris-charge.ts
  */
-import { Client } from 'lunas';
+import { Client } from 'lunas-sdk';
 
 const client = new Client(); // reads LUNAS_API_KEY and LUNAS_BASE_URL
 

@@ -2,7 +2,7 @@
  * Create a virtual-account charge with a chosen account name and expiry.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/create-virtual-account-charge.ts
  */
-import { Client } from 'lunas';
+import { Client } from 'lunas-sdk';
 
 const client = new Client();
 

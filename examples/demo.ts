@@ -2,8 +2,8 @@
  * A short walk through lunas against the embedded sandbox: `npm run demo`.
  * Everything below runs over real HTTP on 127.0.0.1.
  */
-import { Client } from 'lunas';
-import { startSandbox } from 'lunas/testing';
+import { Client } from 'lunas-sdk';
+import { startSandbox } from 'lunas-sdk/testing';
 
 const sandbox = await startSandbox();
 const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });

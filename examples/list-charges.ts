@@ -2,7 +2,7 @@
  * Walk every charge across pages with `for await`, and read one page by hand.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/list-charges.ts
  */
-import { Client } from 'lunas';
+import { Client } from 'lunas-sdk';
 
 const client = new Client();
 

@@ -2,7 +2,7 @@
  * Move money to another account exactly once, even across retries and restarts.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/transfer-with-idempotency.ts
  */
-import { Client, PermissionDeniedError } from 'lunas';
+import { Client, PermissionDeniedError } from 'lunas-sdk';
 
 const client = new Client();
 const invoiceId = 'INV-2026-0042';

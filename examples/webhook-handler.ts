@@ -5,7 +5,7 @@
  * Then point your webhook at the printed URL. Set EXIT_AFTER_EVENTS=n to stop after n events.
  */
 import { createServer } from 'node:http';
-import { Client, EventValidationError, isChargeEvent, parseEvent } from 'lunas';
+import { Client, EventValidationError, isChargeEvent, parseEvent } from 'lunas-sdk';
 
 const client = new Client();
 const exitAfter = Number(process.env.EXIT_AFTER_EVENTS ?? Infinity);

@@ -2,7 +2,7 @@
 # Package quality gate, on the tarball `npm publish` would upload:
 #   publint --strict   package.json fields, exports, bin and files agree with what is packed
 #   attw               "Are the types wrong?": types resolve, and as the right module format,
-#                      for every entry point ("lunas", "lunas/testing") under node10,
+#                      for every entry point ("lunas-sdk", "lunas-sdk/testing") under node10,
 #                      node16 (from CJS and from ESM) and bundler resolution
 # Needs a build first (npm run build); packing does not rebuild.
 set -euo pipefail

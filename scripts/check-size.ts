@@ -1,4 +1,4 @@
-// CI gate: fails when `import { Client } from 'lunas'` grows in a merchant's
+// CI gate: fails when `import { Client } from 'lunas-sdk'` grows in a merchant's
 // bundle. Same bundling as `npm run bench`. The bench reports against the
 // 16 KB target (not met: ky and the zod parts used, alone, are about 15 KB); this gate is a
 // ratchet at today's size. Raise it only deliberately, saying why in the

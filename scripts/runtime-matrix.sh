@@ -118,15 +118,15 @@ function assert(condition, message) {
 JS
 }
 {
-  echo "import { Client, LunasError, NotFoundError } from 'lunas';"
-  echo "import { startSandbox } from 'lunas/testing';"
+  echo "import { Client, LunasError, NotFoundError } from 'lunas-sdk';"
+  echo "import { startSandbox } from 'lunas-sdk/testing';"
   scenario
   echo "await main('esm');"
 } >esm.mjs
 {
   echo "'use strict';"
-  echo "const { Client, LunasError, NotFoundError } = require('lunas');"
-  echo "const { startSandbox } = require('lunas/testing');"
+  echo "const { Client, LunasError, NotFoundError } = require('lunas-sdk');"
+  echo "const { startSandbox } = require('lunas-sdk/testing');"
   scenario
   echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"
 } >cjs.cjs

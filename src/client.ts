@@ -59,7 +59,7 @@ const DEFAULT_MAX_RETRIES = 2;
  *
  * @example
  * ```ts
- * import { Client } from 'lunas';
+ * import { Client } from 'lunas-sdk';
  *
  * const client = new Client(); // reads LUNAS_API_KEY and LUNAS_BASE_URL
  * const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });

@@ -3,14 +3,14 @@
  *
  * @example
  * ```ts
- * import { Client } from 'lunas';
+ * import { Client } from 'lunas-sdk';
  *
  * const client = new Client({ apiKey: process.env.LUNAS_API_KEY, baseURL: 'https://api.example.com' });
  * const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
  * for await (const transfer of client.transfers.list({ pagesize: 100 })) console.log(transfer.id);
  * ```
  *
- * @module lunas
+ * @module lunas-sdk
  */
 export { Client, type ClientOptions } from './client.js';
 export {

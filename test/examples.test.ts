@@ -5,8 +5,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
-import { Client } from 'lunas';
-import { type Sandbox, startSandbox } from 'lunas/testing';
+import { Client } from 'lunas-sdk';
+import { type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { afterEach, describe, expect, test } from 'vitest';
 
 const run = promisify(execFile);

@@ -76,7 +76,7 @@ export class Transport {
   }
 
   /**
-   * ky is loaded with the first request, not with `import 'lunas'`: a process
+   * ky is loaded with the first request, not with `import 'lunas-sdk'`: a process
    * that starts, builds a client and may never call pays nothing for it.
    */
   #http(): Promise<KyInstance> {

@@ -1,10 +1,10 @@
 /**
- * `lunas/testing`: an in-memory implementation of the lunas payments service,
+ * `lunas-sdk/testing`: an in-memory implementation of the lunas payments service,
  * served over real HTTP on 127.0.0.1, for integration tests.
  *
  * @example
  * ```ts
- * import { startSandbox } from 'lunas/testing';
+ * import { startSandbox } from 'lunas-sdk/testing';
  *
  * const sandbox = await startSandbox();
  * const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
@@ -13,7 +13,7 @@
  * await sandbox.close();
  * ```
  *
- * @module lunas/testing
+ * @module lunas-sdk/testing
  */
 import { ChargeBook } from './charges.js';
 import {

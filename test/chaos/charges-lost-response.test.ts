@@ -9,8 +9,8 @@
  * or create charges with maxRetries: 0 and decide yourself.
  */
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, type Charge, Client, getResponseInfo } from 'lunas';
-import { startSandbox } from 'lunas/testing';
+import { APIConnectionError, type Charge, Client, getResponseInfo } from 'lunas-sdk';
+import { startSandbox } from 'lunas-sdk/testing';
 
 async function setUp(onTestFinished: (fn: () => Promise<void>) => void) {
   const sandbox = await startSandbox();

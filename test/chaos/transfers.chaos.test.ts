@@ -31,8 +31,8 @@ import {
   RequestValidationError,
   type Transfer,
   type TransferCreateParams,
-} from 'lunas';
-import { type Fault, type Sandbox, startSandbox, type TransferRecord } from 'lunas/testing';
+} from 'lunas-sdk';
+import { type Fault, type Sandbox, startSandbox, type TransferRecord } from 'lunas-sdk/testing';
 import { SeededRandom } from '../helpers/seeded-random.js';
 
 const OPS = positiveIntFromEnv('LUNAS_CHAOS_OPS', 300);

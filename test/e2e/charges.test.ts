@@ -7,7 +7,7 @@ import {
   NotFoundError,
   RequestValidationError,
   type ChargeCreateParams,
-} from 'lunas';
+} from 'lunas-sdk';
 import { ISO_UTC, REQUEST_ID, rejection, start, UUID_V4 } from './helpers.js';
 
 const vaOptions = (charge: object) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getResponseInfo, PermissionDeniedError, type Transfer } from 'lunas';
+import { getResponseInfo, PermissionDeniedError, type Transfer } from 'lunas-sdk';
 import { cents, start, transferTo } from './helpers.js';
 
 const OPENING = 100_000_000n; // 1,000,000.00 in cents

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { EventValidationError, parseEvent } from 'lunas';
+import { EventValidationError, parseEvent } from 'lunas-sdk';
 import { eventually, ISO_UTC, start } from './helpers.js';
 
 describe('charge lifecycle', () => {

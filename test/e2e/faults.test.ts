@@ -16,8 +16,8 @@ import {
   NotFoundError,
   RateLimitError,
   ResponseValidationError,
-} from 'lunas';
-import type { SandboxOptions } from 'lunas/testing';
+} from 'lunas-sdk';
+import type { SandboxOptions } from 'lunas-sdk/testing';
 import { cents, eventually, REQUEST_ID, rejection, sleep, start, transferTo } from './helpers.js';
 
 const FAST = { timeout: 300, maxRetries: 2 } as const;

@@ -3,8 +3,8 @@
  * client pointed at it, both imported by package name as merchants do.
  */
 import { afterEach, expect, type TestContext } from 'vitest';
-import { Client, type ClientOptions } from 'lunas';
-import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas/testing';
+import { Client, type ClientOptions } from 'lunas-sdk';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
 
 const running: Sandbox[] = [];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getResponseInfo, type PaymentMethod, type Payout } from 'lunas';
+import { getResponseInfo, type PaymentMethod, type Payout } from 'lunas-sdk';
 import { start } from './helpers.js';
 
 describe('payouts.list', () => {

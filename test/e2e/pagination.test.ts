@@ -7,8 +7,8 @@ import {
   LunasError,
   type Page,
   RequestValidationError,
-} from 'lunas';
-import type { Sandbox, SandboxOptions } from 'lunas/testing';
+} from 'lunas-sdk';
+import type { Sandbox, SandboxOptions } from 'lunas-sdk/testing';
 import { rejection, sleep, start, startShared } from './helpers.js';
 
 const SEEDED = 1234;

@@ -6,7 +6,7 @@ import {
   RequestValidationError,
   UnprocessableEntityError,
   type TransferCreateParams,
-} from 'lunas';
+} from 'lunas-sdk';
 import { ISO_UTC, REQUEST_ID, rejection, start, transferTo, UUID_V4 } from './helpers.js';
 
 describe('transfers.create', () => {

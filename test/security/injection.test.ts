@@ -19,7 +19,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, Client, NotFoundError, RequestValidationError } from 'lunas';
+import { APIConnectionError, Client, NotFoundError, RequestValidationError } from 'lunas-sdk';
 import { hostileId } from '../helpers/hostile.js';
 
 const KEY = 'sk_test_injection_61c2';

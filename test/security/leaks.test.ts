@@ -12,8 +12,8 @@
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Page, PagePromise } from 'lunas';
-import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas/testing';
+import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Page, PagePromise } from 'lunas-sdk';
+import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { successResponse, transferData, WIRE_API_KEY, wireClient } from '../helpers/wire.js';
 
 const KEY = 'sk_live_sweep_4f1c9a7e2b';

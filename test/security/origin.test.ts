@@ -19,7 +19,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, LunasError } from 'lunas';
+import { Client, LunasError } from 'lunas-sdk';
 import { isLoopbackHost } from '../helpers/hostile.js';
 
 const KEY = 'sk_test_origin_0b9d47';

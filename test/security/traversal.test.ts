@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Charge, Client, NotFoundError, RequestValidationError } from 'lunas';
-import { type Sandbox, startSandbox } from 'lunas/testing';
+import { type Charge, Client, NotFoundError, RequestValidationError } from 'lunas-sdk';
+import { type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { hostileId } from '../helpers/hostile.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 120);
