@@ -1,35 +1,66 @@
 /**
- * Receive webhook events with node:http, parse them with `parseEvent`, and
- * confirm with the API before acting (events carry no signature).
+ * Receive webhook events with node:http and act only on what the API confirms.
+ * An event carries no signature, so it is only a hint: the handler retrieves the
+ * charge it names, acts on that charge, and answers 2xx only once it has done
+ * so. When the charge cannot be read, it answers 503, so the event is not
+ * marked as handled.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/webhook-handler.ts
  * Then point your webhook at the printed URL. Set EXIT_AFTER_EVENTS=n to stop after n events.
  */
-import { createServer } from 'node:http';
-import { Client, EventValidationError, isChargeEvent, parseEvent } from 'lunas-sdk';
+import { createServer, type IncomingMessage } from 'node:http';
+import { type Charge, Client, isChargeEvent, parseEvent } from 'lunas-sdk';
 
 const client = new Client();
 const exitAfter = Number(process.env.EXIT_AFTER_EVENTS ?? Infinity);
 let received = 0;
 
-const server = createServer((request, response) => {
+// Stands in for your database. One payment can be reported by several events
+// (a repeated delivery, `created` arriving after the payment), so the work is
+// keyed on the charge id and done once.
+const fulfilledCharges = new Set<string>();
+
+async function fulfilOrder(charge: Charge): Promise<void> {
+  if (fulfilledCharges.has(charge.id)) return;
+  fulfilledCharges.add(charge.id);
+  console.log(`fulfilled the order paid by ${charge.id}`);
+}
+
+/** Handles one delivery and returns the status to answer with. */
+async function handle(request: IncomingMessage): Promise<number> {
   const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', async () => {
-    try {
-      const event = parseEvent(Buffer.concat(chunks));
-      response.writeHead(204).end(); // acknowledge first; do the work after
-      if (isChargeEvent(event) && event.type === 'payment_charge.succeeded') {
-        const charge = await client.charges.retrieve(event.data.id); // trust the API, not the message
-        console.log(`${event.type}: ${charge.id} is ${charge.status} (${charge.amount} ${charge.currency})`);
-      } else {
-        console.log(`${event.type}: ignored`);
-      }
-    } catch (error) {
-      if (error instanceof EventValidationError) response.writeHead(400).end();
-      else console.error(error);
-    }
-    if (++received >= exitAfter) server.close();
-  });
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+
+  let event;
+  try {
+    event = parseEvent(Buffer.concat(chunks));
+  } catch {
+    console.log('not an event: refused');
+    return 400; // EventValidationError
+  }
+  if (!isChargeEvent(event)) {
+    console.log(`${event.type}: ignored`);
+    return 204;
+  }
+
+  try {
+    const charge = await client.charges.retrieve(event.data.id); // trust the API, not the event
+    console.log(`${event.type}: ${charge.id} is ${charge.status} (${charge.amount} ${charge.currency})`);
+    if (charge.status === 'success') await fulfilOrder(charge);
+    return 204;
+  } catch (error) {
+    // Not confirmed, so not handled: a periodic check of pending charges catches what is never redelivered.
+    console.error(`${event.type}: could not confirm ${event.data.id}: ${String(error)}`);
+    return 503;
+  }
+}
+
+const server = createServer((request, response) => {
+  handle(request)
+    .catch(() => 500) // the request broke off while being read
+    .then((status) => {
+      response.writeHead(status).end();
+      if (++received >= exitAfter) server.close();
+    });
 });
 
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

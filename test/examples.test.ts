@@ -79,28 +79,60 @@ describe('examples', () => {
     expect(out).toMatch(/unknown charge: no such resource \(request id req_\w+\)/);
   });
 
-  test('webhook-handler.ts receives events and confirms the charge with the API', async () => {
-    const port = await freePort();
-    sandbox = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/` });
-    const env = {
-      LUNAS_API_KEY: sandbox.apiKey,
-      LUNAS_BASE_URL: sandbox.url,
-      PORT: String(port),
-      EXIT_AFTER_EVENTS: '2',
-    };
-    const child = spawn(tsx, ['examples/webhook-handler.ts'], { env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-    await until(() => out.includes('listening on'));
-    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
-    const charge = await client.charges.create({ payment_method: 'qris', amount: 5000 });
-    await sandbox.payCharge(charge.id);
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
-    expect(out).toContain('payment_charge.created: ignored');
-    expect(out).toContain(`payment_charge.succeeded: ${charge.id} is success (5000.00 idr)`);
+  test('webhook-handler.ts confirms each event with the API and fulfils the order once', async () => {
+    const handler = await startWebhookHandler();
+    const charge = await handler.client.charges.create({ payment_method: 'qris', amount: 5000 });
+    await sandbox!.payCharge(charge.id);
+    expect(await handler.exited).toBe(0);
+    // The created event may be confirmed before or after the payment: either way it reads the API.
+    expect(handler.out()).toMatch(
+      new RegExp(`payment_charge\\.created: ${charge.id} is (pending|success) \\(5000\\.00 idr\\)`),
+    );
+    expect(handler.out()).toContain(`payment_charge.succeeded: ${charge.id} is success (5000.00 idr)`);
+    expect(handler.out().split(`fulfilled the order paid by ${charge.id}`)).toHaveLength(2);
+  });
+
+  test('webhook-handler.ts answers 503, not 2xx, when it cannot confirm the charge', async () => {
+    const handler = await startWebhookHandler();
+    sandbox!.inject({ method: 'GET', kind: 'status', status: 503, times: Infinity });
+    const charge = await handler.client.charges.create({ payment_method: 'qris', amount: 5000 });
+    await sandbox!.payCharge(charge.id);
+    expect(await handler.exited).toBe(0);
+    await expect.poll(() => sandbox!.webhookFailures, { timeout: 5_000 }).toBe(2);
+    expect(handler.err()).toContain(`payment_charge.succeeded: could not confirm ${charge.id}`);
+    expect(handler.out()).not.toContain('fulfilled the order');
   });
 });
+
+/** Starts examples/webhook-handler.ts as the webhook receiver of a new sandbox; it exits after two events. */
+async function startWebhookHandler(): Promise<{
+  client: Client;
+  exited: Promise<number | null>;
+  out: () => string;
+  err: () => string;
+}> {
+  const port = await freePort();
+  sandbox = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/` });
+  const env = {
+    LUNAS_API_KEY: sandbox.apiKey,
+    LUNAS_BASE_URL: sandbox.url,
+    PORT: String(port),
+    EXIT_AFTER_EVENTS: '2',
+  };
+  const child = spawn(tsx, ['examples/webhook-handler.ts'], { env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await until(() => out.includes('listening on'));
+  return {
+    client: new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url }),
+    exited,
+    out: () => out,
+    err: () => err,
+  };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
