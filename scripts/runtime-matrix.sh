@@ -12,6 +12,11 @@
 # and without the nodejs_compat flag, against a sandbox on 127.0.0.1 that
 # runtime-matrix/workerd-driver.mjs starts and drives.
 #
+# Browsers: runtime-matrix/browser-driver.mjs opens a page in headless Chromium
+# (Debian's package, which .ci/run installs; $CHROMIUM names another binary)
+# whose page, dedicated and shared Web Worker must each be refused a client
+# without dangerouslyAllowBrowser.
+#
 #   npm run build && npm run test:runtimes
 #
 # The runtimes come from the npm registry (packages node, bun, deno, workerd) and are
@@ -143,6 +148,9 @@ cp "$ROOT/scripts/runtime-matrix/"*.mjs .
 # As wrangler bundles a Worker: ESM, the workerd/worker/browser export conditions.
 "$ROOT/node_modules/.bin/esbuild" workerd-worker.mjs --bundle --format=esm --platform=neutral \
   --conditions=workerd,worker,browser --main-fields=browser,module,main --outfile=worker.js --log-level=warning
+# As a web bundler builds for a browser; IIFE so the Web Workers are classic ones.
+"$ROOT/node_modules/.bin/esbuild" browser-bundle.mjs --bundle --format=iife --platform=browser \
+  --outfile=lunas.js --log-level=warning
 
 # --- the matrix ------------------------------------------------------------
 
@@ -208,6 +216,17 @@ for variant in plain nodejs_compat; do
   rows+=("$(row "$name" "$workerd_version" "$cell" "-" "-")")
 done
 
+# The browser guard, in a real browser.
+CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
+if [[ -z "$CHROMIUM" ]]; then
+  browser=FAIL
+  echo "--- no chromium: install Debian's (apt-get install chromium) or set CHROMIUM" >&2
+else
+  browser="$(run_cell "Chromium" node browser-driver.mjs "$CHROMIUM")"
+  browser_version="$("$CHROMIUM" --version 2>/dev/null | grep -oE '[0-9]+(\.[0-9]+)+' | head -n 1)"
+fi
+[[ $browser == PASS ]] || failures=$((failures + 1))
+
 # The bin, as `npx lunas-sandbox` runs it.
 if node_modules/.bin/lunas-sandbox --help | grep -q '^Usage: lunas-sandbox'; then bin=PASS; else bin=FAIL; failures=$((failures + 1)); fi
 
@@ -217,6 +236,7 @@ row runtime version ESM CJS ESM+CJS
 echo
 echo '|-----------------------|------------|------|------|---------|'
 printf '%s\n' "${rows[@]}"
+echo "browser guard in Chromium ${browser_version:-?} (page, dedicated and shared Web Worker): $browser"
 echo "lunas-sandbox bin (Node 20): $bin"
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed" >&2
