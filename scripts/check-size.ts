@@ -3,10 +3,12 @@
 // 16 KB target (not met: ky and the zod parts used, alone, are about 15 KB); this gate is a
 // ratchet at today's size. Raise it only deliberately, saying why in the
 // commit: so far zod's compiled object parser (+1.2 KB, validation about 5x
-// faster) and the hang and key-leak fixes of the reliability suites (+0.4 KB).
+// faster), the hang and key-leak fixes of the reliability suites (+0.4 KB), and
+// instanceof across copies of lunas with the browser-worker guard (+0.4 KB: the
+// error classes' brands, the one webhook error class they keep, the worker check).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 23_100;
+const GZIP_BUDGET_BYTES = 23_500;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

@@ -3,11 +3,23 @@
 # into a fresh consumer project and runs one ESM and one CommonJS program on
 # Node 20 (this machine's), Node 22, Node 24, Bun and Deno. Each program starts
 # the sandbox, creates and pays a charge, walks a list across pages, makes a
-# transfer and checks an error class, then prints OK.
+# transfer and checks an error class, then prints OK. A third program
+# (runtime-matrix/dual.mjs) loads the ESM and the CommonJS build in one process
+# and checks that each one's errors are instances of the other's classes.
+#
+# Cloudflare Workers: runtime-matrix/workerd-worker.mjs, bundled with esbuild as
+# wrangler would, runs the same scenario in workerd (Cloudflare's runtime) with
+# and without the nodejs_compat flag, against a sandbox on 127.0.0.1 that
+# runtime-matrix/workerd-driver.mjs starts and drives.
+#
+# Browsers: runtime-matrix/browser-driver.mjs opens a page in headless Chromium
+# (Debian's package, which .ci/run installs; $CHROMIUM names another binary)
+# whose page, dedicated and shared Web Worker must each be refused a client
+# without dangerouslyAllowBrowser.
 #
 #   npm run build && npm run test:runtimes
 #
-# The runtimes come from the npm registry (packages node, bun, deno) and are
+# The runtimes come from the npm registry (packages node, bun, deno, workerd) and are
 # cached in $LUNAS_RUNTIMES_DIR (default .tmp/runtimes, git-ignored), one
 # directory each, so a second run in the same clone installs nothing.
 # Prints a table and exits non-zero when any cell fails.
@@ -19,6 +31,7 @@ NODE22_VERSION="${NODE22_VERSION:-22.23.3}"
 NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
 BUN_VERSION="${BUN_VERSION:-1.4.5}"
 DENO_VERSION="${DENO_VERSION:-2.9.6}"
+WORKERD_VERSION="${WORKERD_VERSION:-1.20261117.1}"
 RUN_TIMEOUT="${RUN_TIMEOUT:-90}"
 
 export NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 BUN_RUNTIME_TRANSPILER_CACHE_PATH=0
@@ -39,7 +52,7 @@ install_runtime() {
   if [[ "$installed" == "$version" && -x "$dir/node_modules/.bin/$bin" ]]; then return 0; fi
   rm -rf "$dir" && mkdir -p "$dir"
   # The packages fetch their platform binary in an install script (node) or
-  # pick it from optionalDependencies and link it in one (bun, deno): allow it.
+  # pick it from optionalDependencies and link it in one (bun, deno, workerd): allow it.
   cat >"$dir/package.json" <<JSON
 { "private": true, "dependencies": { "$package": "$version" }, "allowScripts": { "$package": true } }
 JSON
@@ -57,6 +70,7 @@ install_runtime node22 node "$NODE22_VERSION" node & pids+=($!)
 install_runtime node24 node "$NODE24_VERSION" node & pids+=($!)
 install_runtime bun bun "$BUN_VERSION" bun & pids+=($!)
 install_runtime deno deno "$DENO_VERSION" deno & pids+=($!)
+install_runtime workerd workerd "$WORKERD_VERSION" workerd & pids+=($!)
 install_failed=0
 for pid in "${pids[@]}"; do wait "$pid" || install_failed=1; done
 [[ $install_failed == 0 ]] || { echo "a runtime could not be installed" >&2; exit 1; }
@@ -130,6 +144,13 @@ JS
   scenario
   echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"
 } >cjs.cjs
+cp "$ROOT/scripts/runtime-matrix/"*.mjs .
+# As wrangler bundles a Worker: ESM, the workerd/worker/browser export conditions.
+"$ROOT/node_modules/.bin/esbuild" workerd-worker.mjs --bundle --format=esm --platform=neutral \
+  --conditions=workerd,worker,browser --main-fields=browser,module,main --outfile=worker.js --log-level=warning
+# As a web bundler builds for a browser; IIFE so the Web Workers are classic ones.
+"$ROOT/node_modules/.bin/esbuild" browser-bundle.mjs --bundle --format=iife --platform=browser \
+  --outfile=lunas.js --log-level=warning
 
 # --- the matrix ------------------------------------------------------------
 
@@ -137,6 +158,7 @@ NODE22="$RUNTIMES_DIR/node22/node_modules/.bin/node"
 NODE24="$RUNTIMES_DIR/node24/node_modules/.bin/node"
 BUN="$RUNTIMES_DIR/bun/node_modules/.bin/bun"
 DENO="$RUNTIMES_DIR/deno/node_modules/.bin/deno"
+WORKERD="$RUNTIMES_DIR/workerd/node_modules/.bin/workerd"
 export DENO_DIR="$WORK/deno-cache"
 # Deno needs only loopback network access: the sandbox listens on 127.0.0.1 and
 # the client fetches from it. Deno lets a program read its own npm packages in
@@ -155,35 +177,66 @@ RUNTIMES=(
 
 failures=0
 rows=()
+# run_cell LABEL COMMAND...: runs one program, prints PASS or FAIL; on failure
+# the program's output goes to stderr.
+run_cell() {
+  local label="$1" status=0 log
+  shift
+  log="$WORK/$(echo "$label" | tr -c 'A-Za-z0-9.\n' '-').log"
+  timeout "$RUN_TIMEOUT" "$@" >"$log" 2>&1 || status=$?
+  if [[ $status == 0 ]] && grep -q '^OK ' "$log"; then
+    echo PASS
+  else
+    echo FAIL
+    echo "--- $label failed (exit $status$([[ $status == 124 ]] && echo ", killed after ${RUN_TIMEOUT}s")):" >&2
+    cat "$log" >&2
+  fi
+}
+row() { printf '| %-21s | %-10s | %-4s | %-4s | %-7s |' "$@"; }
+
 for entry in "${RUNTIMES[@]}"; do
   IFS='|' read -r name version_cmd run_cmd <<<"$entry"
   version="$($version_cmd 2>&1 | head -n 1 | sed -E 's/^deno //; s/ \(.*//')"
   cells=()
-  for program in esm.mjs cjs.cjs; do
-    log="$WORK/${name// /-}-$program.log"
+  for program in esm.mjs cjs.cjs dual.mjs; do
     # shellcheck disable=SC2086 # run_cmd is a command line
-    status=0
-    timeout "$RUN_TIMEOUT" $run_cmd "$program" >"$log" 2>&1 || status=$?
-    if [[ $status == 0 ]] && grep -q '^OK ' "$log"; then
-      cells+=("PASS")
-    else
-      cells+=("FAIL")
-      failures=$((failures + 1))
-      echo "--- $name $program failed (exit $status$([[ $status == 124 ]] && echo ", killed after ${RUN_TIMEOUT}s")):" >&2
-      cat "$log" >&2
-    fi
+    cells+=("$(run_cell "$name $program" $run_cmd "$program")")
+    [[ ${cells[-1]} == PASS ]] || failures=$((failures + 1))
   done
-  rows+=("$(printf '| %-8s | %-8s | %-4s | %-4s |' "$name" "$version" "${cells[0]}" "${cells[1]}")")
+  rows+=("$(row "$name" "$version" "${cells[@]}")")
 done
+
+# Cloudflare Workers: ESM only (a Worker is an ES module bundle), with and without nodejs_compat.
+workerd_version="$("$WORKERD" --version | sed -E 's/^workerd //')"
+for variant in plain nodejs_compat; do
+  name="workerd"
+  [[ $variant == plain ]] || name+=" $variant"
+  cell="$(run_cell "$name" node workerd-driver.mjs "$WORKERD" "$variant")"
+  [[ $cell == PASS ]] || failures=$((failures + 1))
+  rows+=("$(row "$name" "$workerd_version" "$cell" "-" "-")")
+done
+
+# The browser guard, in a real browser.
+CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
+if [[ -z "$CHROMIUM" ]]; then
+  browser=FAIL
+  echo "--- no chromium: install Debian's (apt-get install chromium) or set CHROMIUM" >&2
+else
+  browser="$(run_cell "Chromium" node browser-driver.mjs "$CHROMIUM")"
+  browser_version="$("$CHROMIUM" --version 2>/dev/null | grep -oE '[0-9]+(\.[0-9]+)+' | head -n 1)"
+fi
+[[ $browser == PASS ]] || failures=$((failures + 1))
 
 # The bin, as `npx lunas-sandbox` runs it.
 if node_modules/.bin/lunas-sandbox --help | grep -q '^Usage: lunas-sandbox'; then bin=PASS; else bin=FAIL; failures=$((failures + 1)); fi
 
 echo
 echo "lunas runtime matrix ($tarball)"
-echo '| runtime  | version  | ESM  | CJS  |'
-echo '|----------|----------|------|------|'
+row runtime version ESM CJS ESM+CJS
+echo
+echo '|-----------------------|------------|------|------|---------|'
 printf '%s\n' "${rows[@]}"
+echo "browser guard in Chromium ${browser_version:-?} (page, dedicated and shared Web Worker): $browser"
 echo "lunas-sandbox bin (Node 20): $bin"
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed" >&2

@@ -45,8 +45,9 @@ export interface ClientOptions {
   /** The least severe level written. Default: `LUNAS_LOG`, else `warn`. */
   logLevel?: LogLevel | undefined;
   /**
-   * Allow construction in a browser. Off by default: a secret key shipped to a
-   * browser is readable by every visitor.
+   * Allow construction in a browser, a page or a Web Worker. Off by default: a
+   * secret key shipped to a browser is readable by every visitor. Cloudflare
+   * Workers, Deno, Bun and Node are servers and need no such option.
    */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
@@ -146,9 +147,27 @@ function readEnv(name: string): string | undefined {
   }
 }
 
+/**
+ * A browser page (a window with a document), or a browser's dedicated, shared
+ * or service worker. Server runtimes have worker scopes too (Cloudflare Workers,
+ * Deno's workers) but name themselves in `navigator.userAgent`
+ * (`Cloudflare-Workers`, `Deno/…`, `Bun/…`, `Node.js/…`), while every browser's
+ * starts with `Mozilla/`.
+ */
 function isBrowserLike(): boolean {
-  const scope = globalThis as { window?: unknown; document?: unknown; navigator?: { product?: string } };
-  return typeof scope.window === 'object' && typeof scope.document === 'object' && typeof scope.navigator === 'object';
+  const scope = globalThis as {
+    window?: unknown;
+    document?: unknown;
+    navigator?: { userAgent?: unknown };
+    importScripts?: unknown;
+    WorkerGlobalScope?: unknown;
+  };
+  if (typeof scope.window === 'object' && typeof scope.document === 'object' && typeof scope.navigator === 'object') {
+    return true;
+  }
+  const inWorker = typeof scope.importScripts === 'function' || typeof scope.WorkerGlobalScope === 'function';
+  const userAgent = scope.navigator?.userAgent;
+  return inWorker && typeof userAgent === 'string' && userAgent.startsWith('Mozilla/');
 }
 
 function checkApiKey(apiKey: unknown): string {

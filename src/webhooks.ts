@@ -5,7 +5,7 @@
  * Nothing here proves an event came from the service: before acting on one,
  * retrieve the charge by `data.id` and trust what the API says.
  */
-import { LunasError, type ResponseIssue } from './core/errors.js';
+import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
 import { chargeSchema } from './resources/charges.js';
 
@@ -94,6 +94,7 @@ export class EventValidationError extends LunasError {
     this.issues = issues;
   }
 }
+brandErrorClasses({ EventValidationError });
 
 /**
  * Parses and validates a webhook body: the raw text (or bytes) as received,

@@ -32,6 +32,16 @@ export class LunasError extends Error {
     this.idempotencyKey = options?.idempotencyKey;
   }
 
+  /**
+   * `instanceof` that also recognises an error thrown by another copy of
+   * lunas-sdk in the same process, such as its ESM and CommonJS builds loaded
+   * side by side: each lunas class carries a brand shared by every copy.
+   * A class of your own that extends a lunas error keeps the ordinary check.
+   */
+  static override [Symbol.hasInstance]<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return isInstanceOrBranded(this, value);
+  }
+
   /** A plain, key-free summary, so `JSON.stringify(error)` shows what went wrong. */
   toJSON(): Record<string, unknown> {
     const { cause: _cause, ...fields } = { ...this } as Record<string, unknown>;
@@ -219,3 +229,49 @@ const classByStatus: Record<number, APIErrorClass> = {
 export function errorClassFor(status: number): APIErrorClass {
   return classByStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
 }
+
+/** The key of each lunas error class's brand: `Symbol.for` gives every copy of lunas-sdk the same symbol. */
+const ERROR_BRAND = Symbol.for('lunas-sdk.error-class');
+
+/** Marks each class with its own brand, the name it is exported under. */
+export function brandErrorClasses(classes: Record<string, abstract new (...args: never[]) => LunasError>): void {
+  for (const [brand, errorClass] of Object.entries(classes)) {
+    Object.defineProperty(errorClass, ERROR_BRAND, { value: brand });
+  }
+}
+
+function ownBrand(candidate: unknown): unknown {
+  return typeof candidate === 'function' ? Object.getOwnPropertyDescriptor(candidate, ERROR_BRAND)?.value : undefined;
+}
+
+/**
+ * The ordinary check, or, for a branded class, whether some class in the
+ * value's prototype chain carries the same brand (the same class in another copy).
+ */
+function isInstanceOrBranded(errorClass: object, value: unknown): boolean {
+  if (Function.prototype[Symbol.hasInstance].call(errorClass, value)) return true;
+  const brand = ownBrand(errorClass);
+  if (typeof brand !== 'string' || typeof value !== 'object' || value === null) return false;
+  for (let link: unknown = Object.getPrototypeOf(value); link !== null; link = Object.getPrototypeOf(link)) {
+    if (ownBrand(Object.getOwnPropertyDescriptor(link, 'constructor')?.value) === brand) return true;
+  }
+  return false;
+}
+
+brandErrorClasses({
+  LunasError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  RequestValidationError,
+  ResponseValidationError,
+});

@@ -294,6 +294,73 @@ describe('in a browser', () => {
   });
 });
 
+describe('in a browser Web Worker', () => {
+  const CHROME =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+  class WorkerGlobalScope {}
+
+  /** The globals a browser worker has (no window, no document). */
+  function stubBrowserWorker(userAgent: string, markers: { importScripts?: boolean; scope?: boolean }) {
+    vi.stubGlobal('self', globalThis);
+    vi.stubGlobal('navigator', { userAgent });
+    if (markers.importScripts) vi.stubGlobal('importScripts', () => undefined);
+    if (markers.scope) vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
+  }
+
+  it('refuses in a dedicated or shared worker (importScripts and WorkerGlobalScope)', () => {
+    stubBrowserWorker(CHROME, { importScripts: true, scope: true });
+    const error = constructionError({ apiKey: API_KEY, baseURL: BASE_URL });
+    expect(error.message).toContain('browser');
+    expect(error.message).toContain('dangerouslyAllowBrowser');
+    expect(error.message).not.toContain(API_KEY);
+  });
+
+  it('refuses when only WorkerGlobalScope tells it is a worker', () => {
+    stubBrowserWorker(FIREFOX, { scope: true });
+    expect(constructionError({ apiKey: API_KEY, baseURL: BASE_URL }).message).toContain('dangerouslyAllowBrowser');
+  });
+
+  it('refuses when only importScripts tells it is a worker', () => {
+    stubBrowserWorker(FIREFOX, { importScripts: true });
+    expect(constructionError({ apiKey: API_KEY, baseURL: BASE_URL }).message).toContain('dangerouslyAllowBrowser');
+  });
+
+  it('refuses even when a bundler put a process shim in the worker', () => {
+    stubBrowserWorker(CHROME, { importScripts: true, scope: true });
+    vi.stubGlobal('process', { env: {}, versions: {} });
+    expect(constructionError({ apiKey: API_KEY, baseURL: BASE_URL }).message).toContain('dangerouslyAllowBrowser');
+  });
+
+  it('constructs in a worker with dangerouslyAllowBrowser', () => {
+    stubBrowserWorker(CHROME, { importScripts: true, scope: true });
+    expect(makeClient({ dangerouslyAllowBrowser: true })).toBeInstanceOf(Client);
+  });
+
+  it('constructs in Cloudflare Workers, whose global scope is a WorkerGlobalScope', () => {
+    vi.stubGlobal('self', globalThis);
+    vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
+    vi.stubGlobal('ServiceWorkerGlobalScope', class extends WorkerGlobalScope {});
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    expect(makeClient()).toBeInstanceOf(Client);
+  });
+
+  it('constructs in a Deno worker', () => {
+    vi.stubGlobal('self', globalThis);
+    vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
+    vi.stubGlobal('Deno', { version: { deno: '2.9.6' } });
+    vi.stubGlobal('navigator', { userAgent: 'Deno/2.9.6' });
+    expect(makeClient()).toBeInstanceOf(Client);
+  });
+
+  it('constructs in Bun, which has self and navigator', () => {
+    vi.stubGlobal('self', globalThis);
+    vi.stubGlobal('Bun', { version: '1.4.5' });
+    vi.stubGlobal('navigator', { userAgent: 'Bun/1.4.5' });
+    expect(makeClient()).toBeInstanceOf(Client);
+  });
+});
+
 describe('custom fetch', () => {
   it('sends every attempt through the given fetch', async () => {
     const requests: Request[] = [];

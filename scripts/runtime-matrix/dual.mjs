@@ -1,0 +1,51 @@
+// One process, two copies of lunas-sdk, as a bundler or a mixed ESM/CommonJS
+// application loads them: the ESM build through `import`, the CommonJS build
+// through `require`. An error thrown by either copy's client is an instance of
+// the other copy's classes, and of none it does not belong to.
+/* global console, process, setTimeout, clearTimeout */
+import { createRequire } from 'node:module';
+import * as esm from 'lunas-sdk';
+import { startSandbox } from 'lunas-sdk/testing';
+
+const cjs = createRequire(import.meta.url)('lunas-sdk');
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const watchdog = setTimeout(() => {
+  console.error('esm+cjs: timed out');
+  process.exit(1);
+}, 30_000);
+const sandbox = await startSandbox();
+try {
+  assert(esm.NotFoundError !== cjs.NotFoundError, 'import and require gave the same module: nothing to check');
+  for (const [thrower, other, direction] of [
+    [cjs, esm, 'CJS error vs ESM classes'],
+    [esm, cjs, 'ESM error vs CJS classes'],
+  ]) {
+    const client = new thrower.Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, maxRetries: 0 });
+    const missing = await client.charges.retrieve('ch_missing').catch((error) => error);
+    assert(missing instanceof thrower.NotFoundError, `${direction}: expected a NotFoundError, got ${missing}`);
+    for (const name of ['NotFoundError', 'APIError', 'LunasError']) {
+      assert(missing instanceof other[name], `${direction}: not an instance of ${name}`);
+    }
+    for (const name of ['BadRequestError', 'AuthenticationError', 'RequestValidationError', 'EventValidationError']) {
+      assert(!(missing instanceof other[name]), `${direction}: wrongly an instance of ${name}`);
+    }
+    const invalid = await client.charges.create({ payment_method: 'qris', amount: 0 }).catch((error) => error);
+    assert(invalid instanceof other.RequestValidationError, `${direction}: not a RequestValidationError: ${invalid}`);
+    assert(!(invalid instanceof other.APIError), `${direction}: a validation error is not an APIError`);
+  }
+  assert(!(new Error('plain') instanceof esm.LunasError), 'a plain Error is not a LunasError');
+  class MerchantError extends cjs.LunasError {}
+  assert(new MerchantError('x') instanceof esm.LunasError, "a merchant's subclass of a CJS class is an ESM LunasError");
+  assert(
+    !(new esm.LunasError('x') instanceof MerchantError),
+    "a LunasError is not an instance of a merchant's subclass",
+  );
+} finally {
+  await sandbox.close();
+  clearTimeout(watchdog);
+}
+console.log('OK esm+cjs');

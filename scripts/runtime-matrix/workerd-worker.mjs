@@ -1,0 +1,49 @@
+// A Cloudflare Worker using lunas-sdk. The matrix bundles it with esbuild as
+// wrangler would (conditions workerd, worker, browser) and serves it with
+// workerd; workerd-driver.mjs sends one POST per step with the sandbox's URL
+// and key, and pays the charge between the two steps.
+/* global Response */
+import { Client, LunasError, NotFoundError } from 'lunas-sdk';
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const steps = {
+  async create(client) {
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    assert(charge.amount === '25000.00', `charge amount ${charge.amount}`);
+    return { chargeId: charge.id };
+  },
+
+  async rest(client, { chargeId }) {
+    assert((await client.charges.retrieve(chargeId)).status === 'success', 'charge not paid');
+
+    let walked = 0;
+    for await (const item of client.charges.list({ pagesize: 50 })) if (item.id) walked += 1;
+    assert(walked === 121, `walked ${walked} charges, expected 121`);
+
+    const transfer = await client.transfers.create(
+      { destination_account_id: 'acc_partner', amount: '125000.00', currency: 'idr' },
+      { idempotencyKey: 'matrix-workerd' },
+    );
+    assert(transfer.amount === '125000.00', `transfer amount ${transfer.amount}`);
+
+    const missing = await client.charges.retrieve('ch_missing').catch((error) => error);
+    assert(missing instanceof NotFoundError && missing instanceof LunasError, `expected NotFoundError, got ${missing}`);
+    return { nodeCompat: typeof globalThis.process?.versions?.node === 'string' };
+  },
+};
+
+export default {
+  async fetch(request) {
+    const { step, url, apiKey, ...input } = await request.json();
+    try {
+      // Constructed per request: a Worker may not share I/O objects between requests.
+      const client = new Client({ apiKey, baseURL: url, maxRetries: 0 });
+      return Response.json(await steps[step](client, input));
+    } catch (error) {
+      return Response.json({ error: String(error?.stack ?? error) }, { status: 500 });
+    }
+  },
+};

@@ -1,0 +1,145 @@
+/**
+ * Two copies of lunas in one process (its ESM and CommonJS builds, as bundlers
+ * and mixed applications load them): an error from one copy satisfies
+ * `instanceof` against the other copy's classes. `vi.resetModules()` between two
+ * dynamic imports gives two module instances, each with its own classes.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { API_KEY, BASE_URL } from '../helpers/msw.js';
+import { CHARGE_ID, CHARGE_PATH, jsonReply, rejectionOf, route } from '../helpers/requests.js';
+
+type Lunas = typeof import('../../src/index.js');
+
+async function loadCopy(): Promise<Lunas> {
+  vi.resetModules();
+  return import('../../src/index.js');
+}
+
+let first: Lunas;
+let second: Lunas;
+beforeAll(async () => {
+  first = await loadCopy();
+  second = await loadCopy();
+});
+
+/** One instance of every exported error class of a copy, by class name. */
+function instancesOf(copy: Lunas): Record<string, Error> {
+  const headers = new Headers();
+  const init = { status: 400, message: 'm', body: null, headers, fields: {} };
+  return {
+    LunasError: new copy.LunasError('x'),
+    APIError: new copy.APIError(init),
+    BadRequestError: new copy.BadRequestError(init),
+    AuthenticationError: new copy.AuthenticationError(init),
+    PermissionDeniedError: new copy.PermissionDeniedError(init),
+    NotFoundError: new copy.NotFoundError(init),
+    ConflictError: new copy.ConflictError(init),
+    UnprocessableEntityError: new copy.UnprocessableEntityError(init),
+    RateLimitError: new copy.RateLimitError(init),
+    InternalServerError: new copy.InternalServerError(init),
+    APIConnectionError: new copy.APIConnectionError('x'),
+    APIConnectionTimeoutError: new copy.APIConnectionTimeoutError('x'),
+    APIUserAbortError: new copy.APIUserAbortError('x'),
+    RequestValidationError: new copy.RequestValidationError({}),
+    ResponseValidationError: new copy.ResponseValidationError({
+      summary: 's',
+      issues: [],
+      body: '',
+      status: 200,
+      headers,
+    }),
+    EventValidationError: new copy.EventValidationError([]),
+  };
+}
+
+/** Every exported class that extends LunasError (LunasError included), by name. */
+function errorClassesOf(copy: Lunas): Record<string, abstract new (...args: never[]) => unknown> {
+  return Object.fromEntries(
+    Object.entries(copy).filter(
+      ([, value]) => typeof value === 'function' && (value === copy.LunasError || value.prototype instanceof Error),
+    ),
+  ) as Record<string, abstract new (...args: never[]) => unknown>;
+}
+
+describe('errors across two copies of lunas', () => {
+  it('loads two distinct copies', () => {
+    expect(first.NotFoundError).not.toBe(second.NotFoundError);
+    expect(first.LunasError).not.toBe(second.LunasError);
+  });
+
+  it('every error class answers instanceof exactly as its twin in the other copy does', () => {
+    const classes = errorClassesOf(first);
+    const twins = errorClassesOf(second);
+    expect(Object.keys(classes).sort()).toEqual(Object.keys(instancesOf(first)).sort());
+    for (const [copy, other] of [
+      [first, second],
+      [second, first],
+    ] as const) {
+      const errors = instancesOf(copy);
+      const otherClasses = errorClassesOf(other);
+      for (const [errorName, error] of Object.entries(errors)) {
+        for (const [className, otherClass] of Object.entries(otherClasses)) {
+          const sameCopyClass = errorClassesOf(copy)[className]!;
+          expect(error instanceof otherClass, `${errorName} instanceof other ${className}`).toBe(
+            error instanceof sameCopyClass,
+          );
+        }
+      }
+    }
+    // The comparison above is only as good as its reference: spot-check it.
+    const notFound = instancesOf(second).NotFoundError;
+    expect(notFound).toBeInstanceOf(twins.NotFoundError!);
+    expect(notFound).toBeInstanceOf(classes.NotFoundError!);
+    expect(notFound).toBeInstanceOf(classes.APIError!);
+    expect(notFound).toBeInstanceOf(classes.LunasError!);
+    expect(notFound).not.toBeInstanceOf(classes.BadRequestError!);
+    expect(instancesOf(second).APIError).not.toBeInstanceOf(classes.NotFoundError!);
+    expect(instancesOf(second).EventValidationError).toBeInstanceOf(first.EventValidationError);
+    expect(instancesOf(second).EventValidationError).not.toBeInstanceOf(first.RequestValidationError);
+  });
+
+  it('a NotFoundError thrown by one copy’s client is an instance of the other copy’s classes', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }));
+    const client = new second.Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', maxRetries: 0 });
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+
+    expect(error).toBeInstanceOf(first.NotFoundError);
+    expect(error).toBeInstanceOf(first.APIError);
+    expect(error).toBeInstanceOf(first.LunasError);
+    expect(error).not.toBeInstanceOf(first.AuthenticationError);
+    expect(error).toBeInstanceOf(second.NotFoundError);
+  });
+
+  it('a plain Error, a look-alike object and primitives are instances of no lunas class', () => {
+    const lookAlike = Object.assign(Object.create(Error.prototype) as Error, { name: 'NotFoundError', status: 404 });
+    for (const value of [new Error('x'), lookAlike, { name: 'LunasError' }, null, undefined, 'NotFoundError', 404]) {
+      expect(value instanceof first.LunasError).toBe(false);
+      expect(value instanceof first.NotFoundError).toBe(false);
+    }
+  });
+
+  it('a class a merchant derives keeps the ordinary instanceof, and its errors are lunas errors in either copy', () => {
+    class PaymentFailed extends second.LunasError {}
+    class CardDeclined extends PaymentFailed {}
+    const declined = new CardDeclined('declined');
+
+    expect(declined).toBeInstanceOf(CardDeclined);
+    expect(declined).toBeInstanceOf(PaymentFailed);
+    expect(declined).toBeInstanceOf(first.LunasError);
+    expect(declined).not.toBeInstanceOf(first.APIError);
+    expect(new PaymentFailed('x')).not.toBeInstanceOf(CardDeclined);
+    // A lunas error from either copy is not an instance of the merchant's class.
+    expect(new second.LunasError('x')).not.toBeInstanceOf(PaymentFailed);
+    expect(new first.LunasError('x')).not.toBeInstanceOf(PaymentFailed);
+  });
+
+  it('a merchant class derived from a lunas subclass is an instance of that subclass in the other copy', () => {
+    class ChargeMissing extends second.NotFoundError {}
+    const headers = new Headers();
+    const missing = new ChargeMissing({ status: 404, message: 'm', body: null, headers });
+
+    expect(missing).toBeInstanceOf(first.NotFoundError);
+    expect(missing).toBeInstanceOf(first.APIError);
+    expect(missing).not.toBeInstanceOf(first.ConflictError);
+  });
+});
