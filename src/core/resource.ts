@@ -107,7 +107,7 @@ export abstract class Resource {
   }
 
   /**
-   * GET one resource, its envelope parsed by `envelope` (a {@link singleEnvelope}).
+   * GET one resource, its envelope parsed by `envelope` (built by `singleEnvelope`).
    * `path` is a thunk so a bad id rejects instead of throwing.
    */
   protected async fetchOne<T extends object>(
@@ -122,7 +122,7 @@ export abstract class Resource {
 
   /**
    * POST a body built (and validated) by `body`, which runs before anything is
-   * sent; the answer's envelope is parsed by `envelope` (a {@link singleEnvelope}).
+   * sent; the answer's envelope is parsed by `envelope` (built by `singleEnvelope`).
    */
   protected async submit<T extends object>(
     path: string,
