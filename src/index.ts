@@ -38,10 +38,19 @@ export { Page, type PageEnvelope, PagePromise } from './core/pagination.js';
 export type { RequestOptions } from './core/request-options.js';
 export { getResponseInfo, type ListParams } from './core/resource.js';
 export type { ResponseInfo } from './core/transport.js';
-export { type Charge, type ChargeCreateParams, Charges, type CreatedCharge } from './resources/charges.js';
+export {
+  type Charge,
+  type ChargeCreateParams,
+  type ChargeItem,
+  Charges,
+  type ChargeStatus,
+  type CreatedCharge,
+  type CustomerDetails,
+  type PaymentMethodType,
+} from './resources/charges.js';
 export { type PaymentMethod, PaymentMethods } from './resources/payment-methods.js';
 export { type Payout, Payouts } from './resources/payouts.js';
-export { type Transfer, type TransferCreateParams, Transfers } from './resources/transfers.js';
+export { type Transfer, type TransferCreateParams, Transfers, type TransferStatus } from './resources/transfers.js';
 export { VERSION } from './version.js';
 export {
   CHARGE_EVENT_TYPES,

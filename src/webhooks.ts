@@ -7,7 +7,7 @@
  */
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
-import { chargeSchema } from './resources/charges.js';
+import { type Charge, chargeSchema } from './resources/charges.js';
 
 /** The event types the service documents. */
 export const CHARGE_EVENT_TYPES = [
@@ -21,8 +21,9 @@ export const CHARGE_EVENT_TYPES = [
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
 // Built on first use, so an application that never parses events does not
-// pay for these schemas in its bundle or at start-up.
-function buildEventSchemas() {
+// pay for these schemas in its bundle or at start-up. Exported for the type
+// tests, which tie ChargeEvent and UnknownEvent to them.
+export function buildEventSchemas() {
   const eventFields = {
     /** Unique id of the event. */
     id: z.string(),
@@ -46,8 +47,18 @@ let eventSchemas: ReturnType<typeof buildEventSchemas> | undefined;
 /**
  * A charge event; `data` is the charge as it stood when the event was sent.
  * The shape is the one the sandbox sends, since the service does not show one.
+ * Fields added later are kept on the object, as on a {@link Charge}.
  */
-export interface ChargeEvent extends z.output<ReturnType<typeof buildEventSchemas>['charge']> {}
+export interface ChargeEvent {
+  /** Unique id of the event. */
+  id: string;
+  /** One of {@link CHARGE_EVENT_TYPES}. */
+  type: ChargeEventType;
+  /** When the event happened (ISO 8601). */
+  created_at: string;
+  /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
+  data: Charge;
+}
 
 /**
  * An event of a type this version of lunas does not know yet, kept whole.
@@ -62,8 +73,6 @@ export interface UnknownEvent {
   created_at: string;
   /** The event's object, unvalidated beyond being a JSON object. */
   data: Record<string, unknown>;
-  /** Fields added by the service later. */
-  [field: string]: unknown;
 }
 
 /** Any event the service may send. */

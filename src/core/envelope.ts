@@ -13,7 +13,7 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { redact } from './log.js';
-import { dottedPath, type Schema } from './schema.js';
+import { dottedPath, type ParseIssue, type Parser } from './schema.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -48,7 +48,7 @@ function parseJson(text: string, secret: string): { ok: true; value: unknown } |
 }
 
 /** Parses a 2xx response with `schema` (which describes the whole success envelope). */
-export function decodeSuccess<T>(raw: RawResponse, schema: Schema<T, unknown>): T {
+export function decodeSuccess<T>(raw: RawResponse, schema: Parser<T>): T {
   const parsed = parseJson(raw.text, raw.secret);
   if (!parsed.ok) {
     throw invalidResponse(raw, [{ path: '', message: raw.text === '' ? 'the body is empty' : 'the body is not JSON' }]);
@@ -143,14 +143,7 @@ function invalidResponse(raw: RawResponse, issues: ResponseIssue[]): ResponseVal
   });
 }
 
-interface ZodIssueLike {
-  code: string;
-  message: string;
-  expected?: unknown;
-  path: readonly PropertyKey[];
-}
-
-function describeIssue(issue: ZodIssueLike): string {
+function describeIssue(issue: ParseIssue): string {
   if (issue.code === 'invalid_type') return `expected ${String(issue.expected)}`;
   if (issue.code === 'invalid_union') return 'does not match any accepted type';
   return issue.message;

@@ -6,7 +6,7 @@
 import { RequestValidationError } from './errors.js';
 import { Page, type PageEnvelope, PagePromise } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
-import { issuesToFields, looseObject, type Schema, z } from './schema.js';
+import { issuesToFields, looseObject, type Parser, type Schema, z } from './schema.js';
 import type { ResponseInfo, Transport } from './transport.js';
 
 const responses = new WeakMap<object, ResponseInfo>();
@@ -106,25 +106,31 @@ export abstract class Resource {
     this.#transport = transport;
   }
 
-  /** GET one resource. `path` is a thunk so a bad id rejects instead of throwing. */
+  /**
+   * GET one resource, its envelope parsed by `envelope` (built by `singleEnvelope`).
+   * `path` is a thunk so a bad id rejects instead of throwing.
+   */
   protected async fetchOne<T extends object>(
     path: () => string,
-    data: Schema<T, unknown>,
+    envelope: Parser<{ data: T }>,
     options: RequestOptions | undefined,
   ): Promise<T> {
-    const spec = { method: 'GET', path: path(), schema: singleEnvelope(data) } as const;
+    const spec = { method: 'GET', path: path(), schema: envelope } as const;
     const { body, info } = await this.#transport.request(spec, options);
     return remember(body.data, info);
   }
 
-  /** POST a body built (and validated) by `body`, which runs before anything is sent. */
+  /**
+   * POST a body built (and validated) by `body`, which runs before anything is
+   * sent; the answer's envelope is parsed by `envelope` (built by `singleEnvelope`).
+   */
   protected async submit<T extends object>(
     path: string,
     body: () => unknown,
-    data: Schema<T, unknown>,
+    envelope: Parser<{ data: T }>,
     options: RequestOptions | undefined,
   ): Promise<T> {
-    const spec = { method: 'POST', path, body: body(), schema: singleEnvelope(data) } as const;
+    const spec = { method: 'POST', path, body: body(), schema: envelope } as const;
     const result = await this.#transport.request(spec, options);
     return remember(result.body.data, result.info);
   }
@@ -132,7 +138,7 @@ export abstract class Resource {
   /** GET a list, as a {@link PagePromise} that can walk every page. */
   protected paginate<T>(
     path: string,
-    envelope: Schema<PageEnvelope<T>, unknown>,
+    envelope: Parser<PageEnvelope<T>>,
     params: ListParams | undefined,
     options: RequestOptions | undefined,
   ): PagePromise<T> {

@@ -1,6 +1,9 @@
 /**
  * Shared Zod pieces. Responses are read leniently (unknown fields kept,
  * unknown enum values accepted); requests strictly, with the service's messages.
+ * Zod's types stay in here and in the resources' modules: the public types
+ * are hand-written interfaces (see `typedAs`), and the public declarations
+ * name no Zod type.
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
@@ -10,6 +13,28 @@ export { z };
 
 /** A schema that accepts `In` and parses to `Out`. */
 export type Schema<Out, In = Out> = z.ZodMiniType<Out, In>;
+
+/** One mismatch reported by {@link Parser.safeParse}. */
+export interface ParseIssue {
+  code: string;
+  message: string;
+  /** Set on type mismatches: the type the schema wanted. */
+  expected?: unknown;
+  path: readonly PropertyKey[];
+}
+
+/** What {@link Parser.safeParse} returns. */
+export type ParseResult<T> = { success: true; data: T } | { success: false; error: { issues: readonly ParseIssue[] } };
+
+/**
+ * The one thing the transport and the `Resource` base need of a schema. Their
+ * signatures take this rather than {@link Schema} because `Resource` (the base
+ * of `Charges` and the others) is in the public declarations, and those must
+ * name no Zod type. Every Zod schema is a `Parser`.
+ */
+export interface Parser<T> {
+  safeParse(input: unknown): ParseResult<T>;
+}
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const CANONICAL = /^-?(?:0|[1-9]\d*)\.\d\d$/;
@@ -85,11 +110,24 @@ export const money = z.transform((value: unknown, ctx) => {
 }) as Schema<string, number | string>;
 
 /**
- * A string enum that stays open: known values autocomplete, and a value added
- * by the service later still parses instead of breaking the caller.
+ * A string enum that stays open at run time: a value added by the service
+ * later still parses instead of breaking the caller. The known values are
+ * the public union's (e.g. `ChargeStatus`), which closes the type; the
+ * schema's own output is `string`.
  */
-export function openEnum<const T extends readonly string[]>(_known: T): Schema<T[number] | (string & {})> {
+export function openEnum<const T extends readonly string[]>(_known: T): Schema<string> {
   return z.string();
+}
+
+/**
+ * A response schema typed as the public interface it parses to. Nothing
+ * changes at run time: unknown fields are still kept and unknown enum values
+ * still pass. Only the type is closed (documented fields, known values), so a
+ * merchant's typo is a compile error. The type tests (test/unit/types.test.ts)
+ * prove, field by field, that `T` and the schema's own output agree.
+ */
+export function typedAs<T>(schema: Schema<unknown, unknown>): Schema<T, unknown> {
+  return schema as Schema<T, unknown>;
 }
 
 /** A field the service may omit or send as null. */

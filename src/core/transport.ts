@@ -14,7 +14,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, Lunas
 import { type Log, redact } from './log.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { isRetryable, retryDelay } from './retry.js';
-import type { Schema } from './schema.js';
+import type { Parser } from './schema.js';
 
 /** What the transport needs from the client's options, already checked. */
 export interface TransportConfig {
@@ -37,7 +37,7 @@ export interface RequestSpec<T> {
   /** The validated wire body of a POST. */
   body?: unknown;
   /** Describes the whole success envelope. */
-  schema: Schema<T, unknown>;
+  schema: Parser<T>;
 }
 
 /** What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}. */

@@ -1,6 +1,6 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, pathSegment, Resource, validate } from '../core/resource.js';
+import { listEnvelope, type ListParams, pathSegment, Resource, singleEnvelope, validate } from '../core/resource.js';
 import {
   currencyParam,
   datetimeParam,
@@ -11,126 +11,243 @@ import {
   moneyParam,
   openEnum,
   textParam,
+  typedAs,
   z,
 } from '../core/schema.js';
 
-const paymentMethods = ['qris', 'virtual_account'] as const;
+// The public types below are written for people; the schemas after them are
+// the runtime truth. test/unit/types.test.ts proves the two agree field by field.
 
-// Responses: lenient. Fields the merchant may not have sent can be absent or null.
-const customerDetails = looseObject({
+/** How a customer pays a charge. */
+export type PaymentMethodType = 'qris' | 'virtual_account';
+
+/**
+ * Where a charge stands: `pending` until paid, then `success` (with
+ * `paid_at` set) or `failed` (payment failed, or the charge expired).
+ *
+ * The service may add a status later. lunas then returns it as it came, so a
+ * `switch` over a status needs a `default` branch that treats a value it does
+ * not know as "not paid" (see the Charges guide).
+ */
+export type ChargeStatus = 'pending' | 'success' | 'failed';
+
+/** Customer information, as sent when the charge was created. */
+export interface CustomerDetails {
   /** The customer's full name. */
-  name: maybe(z.string()),
+  name?: string | null | undefined;
   /** The customer's email address. */
-  email: maybe(z.string()),
+  email?: string | null | undefined;
   /** The customer's phone number. */
+  phone_number?: string | null | undefined;
+}
+
+/** One line of a charge: what was bought, at what unit price, how many. */
+export interface ChargeItem {
+  /** What was bought. */
+  name: string;
+  /** Unit price, a string with exactly two decimals, e.g. `"12500.00"`. */
+  price: string;
+  /** How many were bought. */
+  quantity: number;
+}
+
+/**
+ * A payment charge, as `retrieve` and `list` return it. Money is a string with
+ * exactly two decimals; timestamps are ISO 8601 strings as the service sent them.
+ *
+ * Fields the service adds later are kept on the object at run time but are not
+ * in this type; read one with `'field' in charge` (see the Charges guide).
+ */
+export interface Charge {
+  /** Unique identifier of the charge; pass it to `client.charges.retrieve()`. */
+  id: string;
+  /** How the customer pays: `qris` or `virtual_account`. */
+  payment_method: PaymentMethodType;
+  /** Payment channel code, e.g. `mandiri`; absent or `null` when none was sent. */
+  channel?: string | null | undefined;
+  /** `pending` until paid; then `success` (with `paid_at` set) or `failed` (failed or expired). */
+  status: ChargeStatus;
+  /** Three-letter currency code, lower case, e.g. `idr`. */
+  currency: string;
+  /** The amount, a string with exactly two decimals, e.g. `"25000.00"`. */
+  amount: string;
+  /** The transaction fee, a string with exactly two decimals. */
+  fee: string;
+  /** Your reference for the charge, e.g. an order number; absent or `null` when none was sent. */
+  client_reference_id?: string | null | undefined;
+  /** Customer information, as sent when the charge was created; absent or `null` when none was sent. */
+  customer_details?: CustomerDetails | null | undefined;
+  /** The items paid for; absent or `null` when none were sent. */
+  items?: ChargeItem[] | null | undefined;
+  /** Description of the payment; absent or `null` when none was sent. */
+  description?: string | null | undefined;
+  /** When the charge expires unpaid (ISO 8601 UTC). */
+  expires_at: string;
+  /** When the charge was paid (ISO 8601 UTC); `null` while unpaid. */
+  paid_at: string | null;
+  /** When the charge was created (ISO 8601 UTC). */
+  created_at: string;
+  /** When the charge last changed (ISO 8601 UTC). */
+  updated_at: string;
+}
+
+/**
+ * A charge just created: a {@link Charge} plus the customer's `payment_url`, and
+ * `qr_code_url` for `qris`. Neither URL can be read back later with `retrieve`,
+ * so store them if you need them again.
+ */
+export interface CreatedCharge extends Charge {
+  /** A customer-facing payment page. */
+  payment_url: string;
+  /** Address of a QR code image, for `qris` charges. */
+  qr_code_url?: string | undefined;
+}
+
+/**
+ * Parameters of `client.charges.create()`. Field names are the wire names.
+ * Money is a number or a decimal string (greater than 0, at most two decimals),
+ * sent as a JSON number. A field not listed here is refused with a
+ * {@link RequestValidationError}, and nothing is sent.
+ */
+export interface ChargeCreateParams {
+  /** `qris` or `virtual_account`. Required. */
+  payment_method: PaymentMethodType;
+  /** Greater than 0, at most two decimals: `25000`, `'150000.50'`. Required. */
+  amount: number | string;
+  /** Payment channel code, e.g. `mandiri` for a virtual account. Any string. */
+  channel?: string | undefined;
+  /** Three letters, sent lower case. The service defaults to `idr`. */
+  currency?: string | undefined;
+  /** Customer information. */
+  customer_details?:
+    | {
+        /** Full name; also the default virtual account name. */
+        name?: string | undefined;
+        /** Must look like an email address. */
+        email?: string | undefined;
+        /** Phone number. */
+        phone_number?: string | undefined;
+      }
+    | undefined;
+  /** Your reference, e.g. an order number; at most 50 characters. */
+  client_reference_id?: string | undefined;
+  /**
+   * When the charge expires: a `Date` or an ISO 8601 string with a zone, sent
+   * as ISO 8601 UTC. When omitted, the service applies a default per method.
+   */
+  expires_at?: Date | string | undefined;
+  /** The items paid for. */
+  items?:
+    | {
+        /** What is bought. */
+        name: string;
+        /** Unit price, with the same rules as `amount`. */
+        price: number | string;
+        /** A positive integer. */
+        quantity: number;
+      }[]
+    | undefined;
+  /** Description of the payment; at most 255 characters. */
+  description?: string | undefined;
+  /**
+   * Method-specific options, keyed by payment method: `virtual_account`'s are
+   * checked; another method's are passed on as a JSON object.
+   */
+  payment_method_options?:
+    | ({
+        /** Options of a `virtual_account` charge. */
+        virtual_account?:
+          | {
+              /** Name shown on the virtual account; defaults to the customer's name. */
+              account_name?: string | undefined;
+              /** A specific account number; `null` or omitted to have one generated. */
+              account_number?: string | null | undefined;
+            }
+          | undefined;
+      } & {
+        /** Options of another method, passed on as a JSON object. */
+        [method: string]: Record<string, unknown>;
+      })
+    | undefined;
+}
+
+/** The known payment methods: the request's enum, and {@link PaymentMethodType}'s values. */
+export const paymentMethodTypes = ['qris', 'virtual_account'] as const;
+/** The known charge statuses: {@link ChargeStatus}'s values. */
+export const chargeStatuses = ['pending', 'success', 'failed'] as const;
+
+// Responses: lenient. Unknown fields are kept, a status or method added later
+// passes, fields the merchant may not have sent can be absent or null.
+const customerDetails = looseObject({
+  name: maybe(z.string()),
+  email: maybe(z.string()),
   phone_number: maybe(z.string()),
 });
 
 const item = looseObject({
-  /** What was bought. */
   name: z.string(),
-  /** Unit price, a string with two decimals, e.g. `"12500.00"`. */
   price: money,
-  /** How many were bought. */
   quantity: z.number(),
 });
 
-export const chargeSchema = looseObject({
-  /** Unique identifier of the charge. */
+/** The charge as the wire has it (output typed by zod). Exported for the type tests. */
+export const chargeWireSchema = looseObject({
   id: z.string(),
-  /** `qris` or `virtual_account` (or a method added later). */
-  payment_method: openEnum(paymentMethods),
-  /** Payment channel code, e.g. `mandiri`. */
+  payment_method: openEnum(paymentMethodTypes),
   channel: maybe(z.string()),
-  /** `pending` until paid; then `success` (with `paid_at` set) or `failed` (failed or expired). */
-  status: openEnum(['pending', 'success', 'failed'] as const),
-  /** Three-letter currency code, lower case, e.g. `idr`. */
+  status: openEnum(chargeStatuses),
   currency: z.string(),
-  /** The amount, a string with exactly two decimals, e.g. `"25000.00"`. */
   amount: money,
-  /** The transaction fee, a string with exactly two decimals. */
   fee: money,
-  /** Your reference for the charge, e.g. an order number. */
   client_reference_id: maybe(z.string()),
-  /** Customer information, as sent when the charge was created. */
   customer_details: maybe(customerDetails),
-  /** The items paid for. */
   items: maybe(z.array(item)),
-  /** Description of the payment. */
   description: maybe(z.string()),
-  /** When the charge expires unpaid (ISO 8601 UTC). */
   expires_at: z.string(),
-  /** When the charge was paid (ISO 8601 UTC); `null` while unpaid. */
   paid_at: z._default(z.nullable(z.string()), null),
-  /** When the charge was created (ISO 8601 UTC). */
   created_at: z.string(),
-  /** When the charge last changed (ISO 8601 UTC). */
   updated_at: z.string(),
 });
 
-const createdChargeSchema = z.extend(chargeSchema, {
-  /** A customer-facing payment page. Only in the create response. */
+/** The create response as the wire has it. Exported for the type tests. */
+export const createdChargeWireSchema = z.extend(chargeWireSchema, {
   payment_url: z.string(),
-  /** Address of a QR code image, for `qris` charges. Only in the create response. */
   qr_code_url: z.optional(z.string()),
 });
 
-/**
- * A payment charge, as `retrieve` and `list` return it. Money is a string with
- * two decimals; fields added by the service later are kept.
- */
-export interface Charge extends z.output<typeof chargeSchema> {}
-
-/**
- * A charge just created: a {@link Charge} plus the customer's `payment_url`, and
- * `qr_code_url` for `qris`. Neither URL can be read back later with `retrieve`.
- */
-export interface CreatedCharge extends z.output<typeof createdChargeSchema> {}
+/** Parses a charge; typed as the closed {@link Charge}. */
+export const chargeSchema = typedAs<Charge>(chargeWireSchema);
+const createdChargeSchema = typedAs<CreatedCharge>(createdChargeWireSchema);
 
 // Requests: strict, with the service's messages, and transformed to the wire form.
-const chargeCreateParams = z.strictObject({
-  /** `qris` or `virtual_account`. Required. */
-  payment_method: z.enum(paymentMethods, {
+// Field docs: see ChargeCreateParams.
+/** The create parameters' schema. Exported for the type tests. */
+export const chargeCreateParams = z.strictObject({
+  payment_method: z.enum(paymentMethodTypes, {
     error: (issue) =>
       issue.input === undefined ? 'Payment method is required' : 'Payment method must be qris or virtual_account',
   }),
-  /** Greater than 0, at most two decimals: `25000`, `'150000.50'`. Sent as a JSON number. Required. */
   amount: moneyParam('Amount'),
-  /** Payment channel code, e.g. `mandiri` for a virtual account. */
   channel: z.optional(textParam('Channel')),
-  /** Three letters, sent lower case. The service defaults to `idr`. */
   currency: z.optional(currencyParam()),
-  /** Customer information. */
   customer_details: z.optional(
     z.strictObject({
-      /** Full name; also the default virtual account name. */
       name: z.optional(textParam('Name')),
-      /** Must look like an email address. */
       email: z.optional(
         z
           .string({ error: 'Invalid email format' })
           .check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email format')),
       ),
-      /** Phone number. */
       phone_number: z.optional(textParam('Phone number')),
     }),
   ),
-  /** Your reference, e.g. an order number; at most 50 characters. */
   client_reference_id: z.optional(textParam('Client reference ID', 50)),
-  /**
-   * When the charge expires: a `Date` or an ISO 8601 string with a zone, sent
-   * as ISO 8601 UTC. When omitted, the service applies a default per method.
-   */
   expires_at: z.optional(datetimeParam('Expires at')),
-  /** The items paid for. */
   items: z.optional(
     z.array(
       z.strictObject({
-        /** What is bought. */
         name: textParam('Name'),
-        /** Unit price, with the same rules as `amount`. */
         price: moneyParam('Price'),
-        /** A positive integer. */
         quantity: z
           .int({ error: 'Quantity must be a positive integer' })
           .check(z.gte(1, 'Quantity must be a positive integer')),
@@ -138,18 +255,13 @@ const chargeCreateParams = z.strictObject({
       { error: 'Items must be an array' },
     ),
   ),
-  /** Description of the payment; at most 255 characters. */
   description: z.optional(textParam('Description', 255)),
-  /** Method-specific options, keyed by payment method. */
   payment_method_options: z.optional(
     z.catchall(
       z.strictObject({
-        /** Options of a `virtual_account` charge. */
         virtual_account: z.optional(
           z.strictObject({
-            /** Name shown on the virtual account; defaults to the customer's name. */
             account_name: z.optional(textParam('Account name')),
-            /** A specific account number; `null` or omitted to have one generated. */
             account_number: z.optional(z.nullable(textParam('Account number'))),
           }),
         ),
@@ -158,15 +270,6 @@ const chargeCreateParams = z.strictObject({
     ),
   ),
 });
-
-/**
- * Parameters of `client.charges.create()`. Money is a number or a decimal string
- * (at most two decimals); `expires_at` a `Date` or an ISO 8601 string. Unknown
- * fields are refused with a {@link RequestValidationError}.
- *
- * @useDeclaredType
- */
-export type ChargeCreateParams = z.input<typeof chargeCreateParams>;
 
 const chargeList = listEnvelope(chargeSchema);
 
@@ -188,7 +291,12 @@ export class Charges extends Resource {
    * ```
    */
   create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
-    return this.submit('v1/payments/charges', () => validate(chargeCreateParams, params), createdChargeSchema, options);
+    return this.submit(
+      'v1/payments/charges',
+      () => validate(chargeCreateParams, params),
+      singleEnvelope(createdChargeSchema),
+      options,
+    );
   }
 
   /**
@@ -202,7 +310,7 @@ export class Charges extends Resource {
    * ```
    */
   retrieve(id: string, options?: RequestOptions): Promise<Charge> {
-    return this.fetchOne(() => `v1/payments/charges/${pathSegment('id', id)}`, chargeSchema, options);
+    return this.fetchOne(() => `v1/payments/charges/${pathSegment('id', id)}`, singleEnvelope(chargeSchema), options);
   }
 
   /**

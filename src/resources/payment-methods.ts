@@ -1,17 +1,24 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { listEnvelope, type ListParams, Resource } from '../core/resource.js';
-import { jsonObject, type z } from '../core/schema.js';
+import { jsonObject, typedAs } from '../core/schema.js';
 
 /**
- * A payment method available to the merchant. The service does not specify
- * its fields, so it is typed as a JSON object with every field kept.
+ * A payment method available to the merchant. The service does not specify its
+ * fields, so none is typed: every field is kept, each read as `unknown`.
  *
- * @useDeclaredType
+ * @example
+ * ```ts
+ * const first = (await client.paymentMethods.list()).data[0];
+ * if (first && typeof first.id === 'string') console.log(first.id);
+ * ```
  */
-export type PaymentMethod = z.output<typeof paymentMethodSchema>;
+export interface PaymentMethod {
+  /** Any field the service sends. */
+  [field: string]: unknown;
+}
 
-const paymentMethodSchema = jsonObject;
+const paymentMethodSchema = typedAs<PaymentMethod>(jsonObject);
 const paymentMethodList = listEnvelope(paymentMethodSchema);
 
 /** The payment methods available to the merchant (read only). */

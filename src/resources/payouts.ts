@@ -1,17 +1,24 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { listEnvelope, type ListParams, Resource } from '../core/resource.js';
-import { jsonObject, type z } from '../core/schema.js';
+import { jsonObject, typedAs } from '../core/schema.js';
 
 /**
  * A payout to an external bank account. The service does not specify its
- * fields, so it is typed as a JSON object with every field kept.
+ * fields, so none is typed: every field is kept, each read as `unknown`.
  *
- * @useDeclaredType
+ * @example
+ * ```ts
+ * const first = (await client.payouts.list()).data[0];
+ * if (first && typeof first.id === 'string') console.log(first.id);
+ * ```
  */
-export type Payout = z.output<typeof payoutSchema>;
+export interface Payout {
+  /** Any field the service sends. */
+  [field: string]: unknown;
+}
 
-const payoutSchema = jsonObject;
+const payoutSchema = typedAs<Payout>(jsonObject);
 const payoutList = listEnvelope(payoutSchema);
 
 /** Payouts to external bank accounts (read only). */

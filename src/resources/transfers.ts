@@ -1,66 +1,118 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, Resource, validate } from '../core/resource.js';
-import { currencyParam, looseObject, maybe, money, moneyParam, openEnum, textParam, z } from '../core/schema.js';
+import { listEnvelope, type ListParams, Resource, singleEnvelope, validate } from '../core/resource.js';
+import {
+  currencyParam,
+  looseObject,
+  maybe,
+  money,
+  moneyParam,
+  openEnum,
+  textParam,
+  typedAs,
+  z,
+} from '../core/schema.js';
 
-const transferSchema = looseObject({
+// The public types below are written for people; the schemas after them are
+// the runtime truth. test/unit/types.test.ts proves the two agree field by field.
+
+/**
+ * Where a transfer stands: `succeeded` (the funds are available at once) or
+ * `failed`. Transfers say `succeeded`, charges say `success`.
+ *
+ * The service may add a status later. lunas then returns it as it came, so a
+ * `switch` over a status needs a `default` branch for a value it does not know.
+ */
+export type TransferStatus = 'succeeded' | 'failed';
+
+/**
+ * A transfer between two accounts of the platform. Money is a string with
+ * exactly two decimals; timestamps are ISO 8601 strings as the service sent them.
+ *
+ * Fields the service adds later are kept on the object at run time but are not
+ * in this type; read one with `'field' in transfer` (see the Charges guide).
+ */
+export interface Transfer {
   /** Unique identifier of the transfer. */
-  id: z.string(),
+  id: string;
   /** Your account, the one the money left. */
-  source_account_id: z.string(),
+  source_account_id: string;
   /** The account the money went to. */
-  destination_account_id: z.string(),
-  /** Name of the source account. */
-  source_account_name: maybe(z.string()),
-  /** Name of the destination account. */
-  destination_account_name: maybe(z.string()),
-  /** `succeeded` (the funds are available at once) or `failed` (or a status added later). */
-  status: openEnum(['succeeded', 'failed'] as const),
+  destination_account_id: string;
+  /** Name of the source account; absent or `null` when the service does not send it. */
+  source_account_name?: string | null | undefined;
+  /** Name of the destination account; absent or `null` when the service does not send it. */
+  destination_account_name?: string | null | undefined;
+  /** `succeeded` (the funds are available at once) or `failed`. */
+  status: TransferStatus;
   /** Three-letter currency code, lower case: `idr`. */
-  currency: z.string(),
+  currency: string;
   /** The amount, a string with exactly two decimals, e.g. `"125000.00"`. */
-  amount: money,
-  /** Description of the transfer. */
-  description: maybe(z.string()),
-  /** Your reference, for reconciliation. */
-  client_reference_id: maybe(z.string()),
+  amount: string;
+  /** Description of the transfer; absent or `null` when none was sent. */
+  description?: string | null | undefined;
+  /** Your reference, for reconciliation; absent or `null` when none was sent. */
+  client_reference_id?: string | null | undefined;
   /** When the transfer was created (ISO 8601 UTC). */
-  created_at: z.string(),
+  created_at: string;
   /** When the transfer last changed (ISO 8601 UTC). */
+  updated_at: string;
+}
+
+/**
+ * Parameters of `client.transfers.create()`. Field names are the wire names.
+ * The source is always your own account. A field not listed here is refused
+ * with a {@link RequestValidationError}, and nothing is sent.
+ */
+export interface TransferCreateParams {
+  /** An active account of the platform. Required. */
+  destination_account_id: string;
+  /** Greater than 0, at most two decimals: `125000`, `'125000.00'`. Sent as a JSON number. Required. */
+  amount: number | string;
+  /** Required; `idr` (in any case) is the only currency the service supports. */
+  currency: string;
+  /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
+  client_reference_id?: string | undefined;
+  /** Description of the transfer; at most 255 characters. */
+  description?: string | undefined;
+}
+
+/** The known transfer statuses: {@link TransferStatus}'s values. */
+export const transferStatuses = ['succeeded', 'failed'] as const;
+
+// Response: lenient. Unknown fields are kept and a status added later passes.
+/** The transfer as the wire has it (output typed by zod). Exported for the type tests. */
+export const transferWireSchema = looseObject({
+  id: z.string(),
+  source_account_id: z.string(),
+  destination_account_id: z.string(),
+  source_account_name: maybe(z.string()),
+  destination_account_name: maybe(z.string()),
+  status: openEnum(transferStatuses),
+  currency: z.string(),
+  amount: money,
+  description: maybe(z.string()),
+  client_reference_id: maybe(z.string()),
+  created_at: z.string(),
   updated_at: z.string(),
 });
 
-/**
- * A transfer between two accounts of the platform. Money is a string with two
- * decimals; fields added by the service later are kept.
- */
-export interface Transfer extends z.output<typeof transferSchema> {}
+const transferSchema = typedAs<Transfer>(transferWireSchema);
 
-const transferCreateParams = z.strictObject({
-  /** An active account of the platform. Required. */
+// Request: strict, with the service's messages. Field docs: see TransferCreateParams.
+/** The create parameters' schema. Exported for the type tests. */
+export const transferCreateParams = z.strictObject({
   destination_account_id: z
     .string({
       error: (issue) =>
         issue.input === undefined ? 'Destination account is required' : 'Destination account must be a string',
     })
     .check(z.minLength(1, 'Destination account is required')),
-  /** Greater than 0, at most two decimals: `125000`, `'125000.00'`. Sent as a JSON number. Required. */
   amount: moneyParam('Amount'),
-  /** Required; `idr` (in any case) is the only currency supported. */
   currency: z.pipe(currencyParam('Currency is required'), z.literal('idr', { error: 'Currency is not supported' })),
-  /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
   client_reference_id: z.optional(textParam('Client reference ID', 50)),
-  /** Description of the transfer; at most 255 characters. */
   description: z.optional(textParam('Description', 255)),
 });
-
-/**
- * Parameters of `client.transfers.create()`. `currency` is required; the
- * service supports only `idr` today. The source is always your own account.
- *
- * @useDeclaredType
- */
-export type TransferCreateParams = z.input<typeof transferCreateParams>;
 
 const transferList = listEnvelope(transferSchema);
 
@@ -81,7 +133,12 @@ export class Transfers extends Resource {
    * ```
    */
   create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
-    return this.submit('v1/transfers', () => validate(transferCreateParams, params), transferSchema, options);
+    return this.submit(
+      'v1/transfers',
+      () => validate(transferCreateParams, params),
+      singleEnvelope(transferSchema),
+      options,
+    );
   }
 
   /**

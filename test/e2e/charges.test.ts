@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   AuthenticationError,
   Client,
@@ -6,6 +6,7 @@ import {
   LunasError,
   NotFoundError,
   RequestValidationError,
+  type Charge,
   type ChargeCreateParams,
 } from 'lunas-sdk';
 import { ISO_UTC, REQUEST_ID, rejection, start, UUID_V4 } from './helpers.js';
@@ -93,6 +94,19 @@ describe('charges.create', () => {
     const name = vaOptions(anonymous)?.account_name;
     expect(name).toEqual(expect.any(String));
     expect(name).not.toBe('');
+  });
+
+  it('keeps a field the types do not list (payment_method_options), read with `in` as the Charges guide shows', async () => {
+    const { client } = await start();
+    const created = await client.charges.create({
+      payment_method: 'virtual_account',
+      amount: 50_000,
+      payment_method_options: { virtual_account: { account_name: 'Toko Budi' } },
+    });
+    const charge = await client.charges.retrieve(created.id);
+    expectTypeOf<Charge>().not.toHaveProperty('payment_method_options');
+    const options = 'payment_method_options' in charge ? charge.payment_method_options : undefined;
+    expect(options).toMatchObject({ virtual_account: { account_name: 'Toko Budi' } });
   });
 
   it('normalises money whether sent as a number or a string, and sends it as a JSON number', async () => {

@@ -148,7 +148,10 @@ describe('transfers.create request validation sends nothing', () => {
 
   it.each(cases)('with %s', async (_name, params, field, message) => {
     const { sandbox, client } = await start();
-    const error = await rejection(client.transfers.create(params as TransferCreateParams), RequestValidationError);
+    const error = await rejection(
+      client.transfers.create(params as unknown as TransferCreateParams),
+      RequestValidationError,
+    );
     expect(error.fields[field]).toEqual([message]);
     expect(sandbox.requests).toHaveLength(0);
     expect(sandbox.balance('acc_merchant')).toBe('1000000.00');

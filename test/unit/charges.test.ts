@@ -295,6 +295,32 @@ describe('charge responses', () => {
     expect(charge.channel).toBe('visa');
   });
 
+  it('reads a status and a field the closed types do not know, as the Charges guide shows', async () => {
+    const charge = await retrieveWith(chargeJson({ status: 'refunded', refund_id: 'rf_1' }));
+    const steps: string[] = [];
+    switch (charge.status) {
+      case 'success':
+        steps.push('fulfil');
+        break;
+      case 'failed':
+        steps.push('cancel');
+        break;
+      case 'pending':
+        steps.push('wait');
+        break;
+      default: {
+        // `never` to the compiler; the service's new value at run time.
+        const unknownStatus: never = charge.status;
+        steps.push(`not paid: ${String(unknownStatus)}`);
+      }
+    }
+    expect(steps).toEqual(['not paid: refunded']);
+    const refundId = 'refund_id' in charge && typeof charge.refund_id === 'string' ? charge.refund_id : undefined;
+    expect(refundId).toBe('rf_1');
+    const record: Record<string, unknown> = { ...charge };
+    expect(record.refund_id).toBe('rf_1');
+  });
+
   it('accepts a charge missing the optional merchant fields', async () => {
     const full = chargeJson();
     for (const key of ['description', 'items', 'customer_details', 'client_reference_id', 'channel']) delete full[key];

@@ -15,6 +15,7 @@ import {
   type ChargeCreateParams,
   type ChargeEvent,
   type ChargeEventType,
+  type ChargeStatus,
   Client,
   ConflictError,
   type CreatedCharge,
@@ -26,6 +27,7 @@ import {
   Page,
   PagePromise,
   type PaymentMethod,
+  type PaymentMethodType,
   type Payout,
   PermissionDeniedError,
   RateLimitError,
@@ -34,11 +36,25 @@ import {
   ResponseValidationError,
   type Transfer,
   type TransferCreateParams,
+  type TransferStatus,
   UnprocessableEntityError,
   type UnknownEvent,
   isChargeEvent,
   parseEvent,
 } from '../../src/index.js';
+import { jsonObject, type z } from '../../src/core/schema.js';
+import {
+  type ChargeItem,
+  chargeCreateParams,
+  chargeSchema,
+  chargeStatuses,
+  chargeWireSchema,
+  createdChargeWireSchema,
+  type CustomerDetails,
+  paymentMethodTypes,
+} from '../../src/resources/charges.js';
+import { transferCreateParams, transferStatuses, transferWireSchema } from '../../src/resources/transfers.js';
+import { buildEventSchemas } from '../../src/webhooks.js';
 
 type ItemOf<T> = T extends AsyncIterable<infer U> ? U : never;
 type Awaited_<T> = T extends PromiseLike<infer U> ? U : never;
@@ -89,18 +105,34 @@ describe('public types', () => {
     expectTypeOf<CreatedCharge['qr_code_url']>().toEqualTypeOf<string | undefined>();
   });
 
-  it('open enums: known values autocomplete and unknown strings are accepted', () => {
-    expectTypeOf<'pending'>().toExtend<Charge['status']>();
-    expectTypeOf<'success'>().toExtend<Charge['status']>();
-    expectTypeOf<'failed'>().toExtend<Charge['status']>();
-    expectTypeOf<'refunded'>().toExtend<Charge['status']>();
-    expectTypeOf<Charge['status']>().toEqualTypeOf<'pending' | 'success' | 'failed' | (string & {})>();
-    expectTypeOf<Charge['payment_method']>().toEqualTypeOf<'qris' | 'virtual_account' | (string & {})>();
-    expectTypeOf<Transfer['status']>().toEqualTypeOf<'succeeded' | 'failed' | (string & {})>();
-    expectTypeOf<Charge['status']>().toExtend<string>();
-    // Not widened to plain `string` (which would lose the autocompletion) nor to any/unknown.
-    expectTypeOf<Charge['status']>().not.toEqualTypeOf<string>();
-    expectTypeOf<Charge['status']>().not.toBeAny();
+  it('closed enums: only the known values, so comparing with an impossible one does not compile', () => {
+    expectTypeOf<Charge['status']>().toEqualTypeOf<ChargeStatus>();
+    expectTypeOf<ChargeStatus>().toEqualTypeOf<'pending' | 'success' | 'failed'>();
+    expectTypeOf<Charge['payment_method']>().toEqualTypeOf<PaymentMethodType>();
+    expectTypeOf<PaymentMethodType>().toEqualTypeOf<'qris' | 'virtual_account'>();
+    expectTypeOf<Transfer['status']>().toEqualTypeOf<TransferStatus>();
+    expectTypeOf<TransferStatus>().toEqualTypeOf<'succeeded' | 'failed'>();
+    expectTypeOf<'refunded'>().not.toExtend<Charge['status']>();
+    expectTypeOf<'success'>().not.toExtend<Transfer['status']>();
+    expectTypeOf<ChargeCreateParams['payment_method']>().toEqualTypeOf<PaymentMethodType>();
+
+    function isPaid(charge: Charge, transfer: Transfer): boolean {
+      // @ts-expect-error: transfers say 'succeeded', never 'success'
+      const transferSucceeded = transfer.status === 'success';
+      // @ts-expect-error: 'paid' is not a charge status
+      const chargePaid = charge.status === 'paid';
+      return transferSucceeded || chargePaid || charge.status === 'success';
+    }
+    expect(isPaid({ status: 'success' } as Charge, { status: 'succeeded' } as Transfer)).toBe(true);
+  });
+
+  it('the known values are the ones the schemas and the request enum are built from', () => {
+    expectTypeOf<(typeof chargeStatuses)[number]>().toEqualTypeOf<ChargeStatus>();
+    expectTypeOf<(typeof paymentMethodTypes)[number]>().toEqualTypeOf<PaymentMethodType>();
+    expectTypeOf<(typeof transferStatuses)[number]>().toEqualTypeOf<TransferStatus>();
+    expect(chargeStatuses).toEqual(['pending', 'success', 'failed']);
+    expect(paymentMethodTypes).toEqual(['qris', 'virtual_account']);
+    expect(transferStatuses).toEqual(['succeeded', 'failed']);
   });
 
   it('money fields are strings; timestamps strings; paid_at string | null', () => {
@@ -172,15 +204,77 @@ describe('public types', () => {
       .toEqualTypeOf<{ page?: number; pagesize?: number } | undefined>();
   });
 
-  it('Payout and PaymentMethod are JSON objects', () => {
-    expectTypeOf<Payout>().toEqualTypeOf<Record<string, unknown>>();
-    expectTypeOf<PaymentMethod>().toEqualTypeOf<Record<string, unknown>>();
+  it('Payout and PaymentMethod are JSON objects: no field is documented, every field is unknown', () => {
+    expectTypeOf<Payout>().toEqualTypeOf<{ [field: string]: unknown }>();
+    expectTypeOf<PaymentMethod>().toEqualTypeOf<{ [field: string]: unknown }>();
+    expectTypeOf<Payout[string]>().toBeUnknown();
   });
 
-  it('unknown fields are reachable without a cast (index signature) on Charge and Transfer', () => {
-    expectTypeOf<Charge>().toHaveProperty('id');
-    expectTypeOf<Charge[string]>().toBeUnknown();
-    expectTypeOf<Transfer[string]>().toBeUnknown();
+  it('response types are closed: a misspelt field does not compile', () => {
+    function read(charge: Charge, created: CreatedCharge, transfer: Transfer, event: ChargeEvent) {
+      // @ts-expect-error: a typo of status
+      void charge.stauts;
+      // @ts-expect-error: the field is paid_at
+      void charge.paidAt;
+      // @ts-expect-error: only the create response has it
+      void charge.qr_code_url;
+      // @ts-expect-error: a typo of client_reference_id
+      void transfer.client_refrence_id;
+      // @ts-expect-error: the event's data is a closed Charge too
+      void event.data.stauts;
+      return [created.qr_code_url, created.payment_url, charge.paid_at, transfer.status];
+    }
+    expectTypeOf(read).returns.toEqualTypeOf<(string | null | undefined)[]>();
+    expectTypeOf<Charge>().not.toHaveProperty('stauts');
+    expectTypeOf<keyof Charge>().toEqualTypeOf<
+      | 'id'
+      | 'payment_method'
+      | 'channel'
+      | 'status'
+      | 'currency'
+      | 'amount'
+      | 'fee'
+      | 'client_reference_id'
+      | 'customer_details'
+      | 'items'
+      | 'description'
+      | 'expires_at'
+      | 'paid_at'
+      | 'created_at'
+      | 'updated_at'
+    >();
+    expectTypeOf<keyof CreatedCharge>().toEqualTypeOf<keyof Charge | 'payment_url' | 'qr_code_url'>();
+    expectTypeOf<keyof UnknownEvent>().toEqualTypeOf<'id' | 'type' | 'created_at' | 'data'>();
+  });
+
+  it('a field the types do not know yet is read with `in`, as the docs show', () => {
+    function refundOf(charge: Charge): string | undefined {
+      if ('refund_id' in charge && typeof charge.refund_id === 'string') return charge.refund_id;
+      return undefined;
+    }
+    const charge = { id: 'ch_1', refund_id: 'rf_1' } as unknown as Charge;
+    expect(refundOf(charge)).toBe('rf_1');
+    expect(refundOf({ id: 'ch_2' } as Charge)).toBeUndefined();
+  });
+
+  it('a switch over status compiles with an exhaustive default that tolerates a new value', () => {
+    function decide(charge: Charge): string {
+      switch (charge.status) {
+        case 'success':
+          return 'fulfil';
+        case 'failed':
+          return 'cancel';
+        case 'pending':
+          return 'wait';
+        default: {
+          // Compile time: every known status is handled. Run time: a newer status lands here.
+          const unknownStatus: never = charge.status;
+          return `unknown status ${String(unknownStatus)}: not paid`;
+        }
+      }
+    }
+    expect(decide({ status: 'success' } as Charge)).toBe('fulfil');
+    expect(decide({ status: 'refunded' } as unknown as Charge)).toBe('unknown status refunded: not paid');
   });
 
   it('error classes narrow with instanceof', () => {
@@ -274,5 +368,91 @@ describe('public types', () => {
       },
     });
     expect(amountOf(parsed)).toBe('5.00');
+  });
+});
+
+/**
+ * A `looseObject`'s output with its catch-all index signature removed, at
+ * every depth: the documented fields only, as the public interfaces have them.
+ * An object with no named field at all (a plain JSON record) is left alone.
+ */
+type Closed<T> = T extends readonly (infer Item)[]
+  ? Closed<Item>[]
+  : T extends object
+    ? [NamedKeys<T>] extends [never]
+      ? T
+      : { [K in keyof T as NamedKey<K>]: Closed<T[K]> }
+    : T;
+type NamedKey<K> = string extends K ? never : number extends K ? never : symbol extends K ? never : K;
+type NamedKeys<T> = keyof { [K in keyof T as NamedKey<K>]: unknown };
+
+/** `T` with its enum fields `K` widened to `string`, which is what the lenient schema parses them to. */
+type Widened<T, K extends keyof T> = { [P in keyof T]: P extends K ? string : T[P] };
+
+type ChargeOut = z.output<typeof chargeWireSchema>;
+type EventSchemas = ReturnType<typeof buildEventSchemas>;
+
+// `.branded.toEqualTypeOf` compares structurally and in both directions: a field
+// added, removed or retyped on either side, or made optional, nullable or
+// required on one side only, fails `npm run typecheck`.
+describe('each public interface agrees with the schema that parses it', () => {
+  it('the comparison catches drift on either side', () => {
+    type Widen = Widened<Charge, 'status' | 'payment_method'>;
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Widen>();
+    // Each of these is a drift the comparison must report (an unused directive fails the typecheck).
+    // @ts-expect-error: a field the schema does not have
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Widen & { refunded_at: string }>();
+    // @ts-expect-error: a field of the schema missing from the interface
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'fee'>>();
+    // @ts-expect-error: a field retyped
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'amount'> & { amount: number }>();
+    // @ts-expect-error: a required field made optional
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'paid_at'> & { paid_at?: string | null }>();
+    // @ts-expect-error: a nullable field no longer nullable
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'channel'> & { channel?: string }>();
+    // @ts-expect-error: an optional field made required
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'channel'> & { channel: string | null }>();
+    type ItemPriceRetyped = Omit<Widen, 'items'> & {
+      items?: { name: string; price: number; quantity: number }[] | null | undefined;
+    };
+    // @ts-expect-error: a nested field retyped
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<ItemPriceRetyped>();
+    // @ts-expect-error: without the widening, the closed enums differ from the schema's strings
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Charge>();
+    expect(chargeWireSchema.safeParse({}).success).toBe(false);
+  });
+
+  it('Charge, CustomerDetails, ChargeItem and CreatedCharge', () => {
+    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Widened<Charge, 'status' | 'payment_method'>>();
+    expectTypeOf<Closed<NonNullable<ChargeOut['customer_details']>>>().branded.toEqualTypeOf<CustomerDetails>();
+    expectTypeOf<Closed<NonNullable<ChargeOut['items']>[number]>>().branded.toEqualTypeOf<ChargeItem>();
+    expectTypeOf<Closed<z.output<typeof createdChargeWireSchema>>>().branded.toEqualTypeOf<
+      Widened<CreatedCharge, 'status' | 'payment_method'>
+    >();
+    // The schema the resource parses with is the same one, typed as the interface.
+    expectTypeOf<z.output<typeof chargeSchema>>().toEqualTypeOf<Charge>();
+    expect(chargeSchema).toBe(chargeWireSchema);
+  });
+
+  it('Transfer', () => {
+    expectTypeOf<Closed<z.output<typeof transferWireSchema>>>().branded.toEqualTypeOf<Widened<Transfer, 'status'>>();
+  });
+
+  it('Payout and PaymentMethod: a JSON object', () => {
+    expectTypeOf<z.output<typeof jsonObject>>().toEqualTypeOf<Payout>();
+    expectTypeOf<z.output<typeof jsonObject>>().toEqualTypeOf<PaymentMethod>();
+  });
+
+  it('ChargeEvent and UnknownEvent', () => {
+    expectTypeOf<Closed<z.output<EventSchemas['charge']>>>().branded.toEqualTypeOf<ChargeEvent>();
+    expectTypeOf<Closed<z.output<EventSchemas['other']>>>().branded.toEqualTypeOf<UnknownEvent>();
+  });
+
+  it('ChargeCreateParams and TransferCreateParams: what the request schemas accept', () => {
+    expectTypeOf<z.input<typeof chargeCreateParams>>().branded.toEqualTypeOf<ChargeCreateParams>();
+    expectTypeOf<z.input<typeof transferCreateParams>>().branded.toEqualTypeOf<TransferCreateParams>();
+    type AmountNumberOnly = Omit<TransferCreateParams, 'amount'> & { amount: number };
+    // @ts-expect-error: drift in a request type is caught the same way
+    expectTypeOf<z.input<typeof transferCreateParams>>().branded.toEqualTypeOf<AmountNumberOnly>();
   });
 });

@@ -62,7 +62,7 @@ const base: ChargeCreateParams = { payment_method: 'qris', amount: 10000 };
 const charge = (patch: Record<string, unknown>, omit: string[] = []) => {
   const params: Record<string, unknown> = { ...base, ...patch };
   for (const key of omit) delete params[key];
-  return (client: Client) => client.charges.create(params as ChargeCreateParams);
+  return (client: Client) => client.charges.create(params as unknown as ChargeCreateParams);
 };
 const createdCharge = chargeJson({
   payment_url: 'https://pay.lunas.test/x',
@@ -73,7 +73,7 @@ const transferBase: TransferCreateParams = { destination_account_id: 'acc_partne
 const transfer = (patch: Record<string, unknown>, omit: string[] = []) => {
   const params: Record<string, unknown> = { ...transferBase, ...patch };
   for (const key of omit) delete params[key];
-  return (client: Client) => client.transfers.create(params as TransferCreateParams);
+  return (client: Client) => client.transfers.create(params as unknown as TransferCreateParams);
 };
 
 describe('charge create: payment_method', () => {

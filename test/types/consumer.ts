@@ -1,0 +1,139 @@
+/**
+ * A merchant's code, type-checked and never run. `npm run check:types`
+ * compiles it against the packed tarball (bundler, node16 and node10
+ * resolution, `--strict`, no `skipLibCheck`); `npm run typecheck` compiles it
+ * against the source. Every `@ts-expect-error` line is a bug the types must
+ * catch: if one ever compiles, the directive is unused and tsc fails.
+ */
+import {
+  type Charge,
+  type ChargeCreateParams,
+  type ChargeStatus,
+  Client,
+  type CreatedCharge,
+  getResponseInfo,
+  isChargeEvent,
+  parseEvent,
+  type Payout,
+  type Transfer,
+  type TransferStatus,
+} from 'lunas-sdk';
+import { startSandbox } from 'lunas-sdk/testing';
+
+declare function fulfil(orderId: string): void;
+declare function warn(message: string): void;
+
+/** The four bugs of the issue: each compiled silently while types were open. */
+export async function typos(client: Client, id: string): Promise<void> {
+  const charge = await client.charges.retrieve(id);
+  // @ts-expect-error: a misspelt field
+  if (charge.stauts === 'success') fulfil(id);
+  // @ts-expect-error: the field is paid_at
+  if (charge.paidAt) fulfil(id);
+  // @ts-expect-error: only the create response carries the QR code
+  void (await client.charges.retrieve(id)).qr_code_url;
+
+  const transfer = await client.transfers.create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' });
+  // @ts-expect-error: transfers say 'succeeded'; 'success' is a charge status
+  if (transfer.status === 'success') fulfil(id);
+  // @ts-expect-error: a value no charge status can take
+  if (charge.status === 'paid') fulfil(id);
+  // @ts-expect-error: request fields are the wire names
+  await client.charges.create({ payment_method: 'qris', amount: 1, clientReferenceId: 'order-1' });
+  // @ts-expect-error: not a payment method
+  await client.charges.create({ payment_method: 'card', amount: 1 });
+}
+
+/** The right uses, which must compile. */
+export async function rightUses(client: Client, orderId: string): Promise<string[]> {
+  const params: ChargeCreateParams = {
+    payment_method: 'qris',
+    amount: '25000.00',
+    client_reference_id: orderId,
+    expires_at: new Date(),
+    items: [{ name: 'Iced tea', price: 12_500, quantity: 2 }],
+  };
+  const created: CreatedCharge = await client.charges.create(params);
+  const qrCode: string | undefined = created.qr_code_url;
+  const paymentPage: string = created.payment_url;
+
+  const charge: Charge = await client.charges.retrieve(created.id);
+  if (charge.status === 'success' && charge.paid_at !== null) fulfil(orderId);
+  const amount: string = charge.amount;
+  const status: ChargeStatus = charge.status;
+  const customerName: string | null | undefined = charge.customer_details?.name;
+
+  // A field this version of the types does not know: narrow with `in`, then check its type.
+  const refundId = 'refund_id' in charge && typeof charge.refund_id === 'string' ? charge.refund_id : undefined;
+
+  const transfer: Transfer = await client.transfers.create(
+    { destination_account_id: 'acc_partner', amount: 125_000, currency: 'idr' },
+    { idempotencyKey: `settle-${orderId}` },
+  );
+  const settled: boolean = transfer.status === 'succeeded';
+  const transferStatus: TransferStatus = transfer.status;
+
+  for await (const payout of client.payouts.list({ pagesize: 100 })) {
+    const payoutId: unknown = (payout satisfies Payout).id;
+    if (typeof payoutId === 'string') warn(payoutId);
+  }
+
+  const event = parseEvent('{"id":"evt_1","type":"payment_charge.succeeded","created_at":"","data":{}}');
+  if (isChargeEvent(event) && event.data.status === 'success') fulfil(event.data.id);
+
+  const requestId: string | undefined = getResponseInfo(charge)?.requestId;
+  return [
+    qrCode,
+    paymentPage,
+    amount,
+    status,
+    customerName,
+    refundId,
+    String(settled),
+    transferStatus,
+    requestId,
+  ].filter((value): value is string => typeof value === 'string');
+}
+
+/** A switch over status, as the Charges guide shows it: exhaustive at compile time, safe for a status added later. */
+export function onCharge(charge: Charge): void {
+  switch (charge.status) {
+    case 'success':
+      fulfil(charge.id);
+      break;
+    case 'failed':
+      warn(`charge ${charge.id} failed`);
+      break;
+    case 'pending':
+      break;
+    default: {
+      // Never reached by the types; reached at run time by a status newer than this lunas.
+      const unknownStatus: never = charge.status;
+      warn(`charge ${charge.id}: unknown status ${String(unknownStatus)}, not fulfilled`);
+    }
+  }
+}
+
+/** Known values narrow a status; a value the types do not know yet is compared as a string, on purpose. */
+export function isRefunded(charge: Charge): boolean {
+  return (charge.status as string) === 'refunded';
+}
+
+/** The whole object, unknown fields included, for code that takes any record. */
+export function toRecord(charge: Charge): Record<string, unknown> {
+  const record: Record<string, unknown> = { ...charge };
+  return record;
+}
+
+/** The sandbox entry point's declarations are checked too. */
+export async function withSandbox(): Promise<string> {
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
+    const charge = await client.charges.create({ payment_method: 'virtual_account', amount: 1 });
+    await sandbox.payCharge(charge.id);
+    return sandbox.balance('acc_merchant');
+  } finally {
+    await sandbox.close();
+  }
+}
