@@ -181,8 +181,9 @@ export class ItemWalk {
    * A newest-first walk moves back in time. An item newer than one already
    * yielded, yet not among the items seen, is yielded all the same (it was
    * never yielded, or was seen too long ago to be remembered), with a warning.
-   * Items newer than everything on the first page are not suspect: they were
-   * created during the walk, and pushed down by still newer ones.
+   * On later pages, items newer than everything on the first page are not
+   * suspect: they were created during the walk, and pushed down by still
+   * newer ones.
    */
   #checkOrder(item: unknown, id: string | undefined): void {
     const text = stringField(item, 'created_at');
