@@ -4,6 +4,10 @@
  * `for await`-able over every item from there on.
  */
 import { LunasError } from './errors.js';
+import { ItemWalk, type WalkContext } from './item-walk.js';
+import { type Schema, z } from './schema.js';
+
+export type { ListOrder } from './item-walk.js';
 
 /** The list envelope's fields, as the service names them. */
 export interface PageEnvelope<T> {
@@ -20,6 +24,48 @@ export interface PageEnvelope<T> {
 /** Fetches one page by number; the signal cancels a look-ahead fetch. */
 export type PageFetcher<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
 
+/** @internal What every page of one list shares: how to fetch another, and what a walk needs to know. */
+export interface PageSource<T> extends WalkContext {
+  readonly fetch: PageFetcher<T>;
+}
+
+/**
+ * `envelope` for the answer to a request for page `requested`, checked
+ * against the pagination rules a walk relies on to end: the page asked for,
+ * a page size of at least 1, and no full page after the first that starts
+ * beyond `total_items` (a service serving pages it does not count; this is
+ * what ends a walk over items without ids that the service keeps repeating).
+ * Each is a `ResponseValidationError` rather than a walk that stops early or
+ * never stops.
+ */
+export function answerTo<T>(
+  envelope: Schema<PageEnvelope<T>, unknown>,
+  requested: number,
+): Schema<PageEnvelope<T>, unknown> {
+  const rules = z.custom<PageEnvelope<T>>().check(
+    z.superRefine((answer, context) => {
+      const issue = (path: keyof PageEnvelope<T>, message: string) =>
+        context.issues.push({ code: 'custom', path: [path], message, input: answer[path] });
+      const before = (requested - 1) * answer.page_size;
+      if (answer.page !== requested) {
+        issue('page', `expected ${requested}, the page requested, got ${answer.page}`);
+      } else if (answer.page_size < 1) {
+        issue('page_size', `expected at least 1, got ${answer.page_size}`);
+      } else if (requested > 1 && answer.data.length >= answer.page_size && before >= answer.total_items) {
+        issue(
+          'data',
+          `a full page of ${answer.data.length} items after the first ${before}, ` +
+            `beyond total_items (${answer.total_items})`,
+        );
+      }
+    }),
+  );
+  return z.pipe(envelope, rules);
+}
+
+// Lets the item walk, outside the class, read a page's source.
+let sourceOf: <T>(page: Page<T>) => PageSource<T>;
+
 /**
  * One page of a list, with the means to walk on.
  *
@@ -34,34 +80,35 @@ export type PageFetcher<T> = (page: number, signal?: AbortSignal) => Promise<Pag
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
-  /** The items of this page, newest first. */
+  static {
+    sourceOf = (page) => page.#source;
+  }
+
+  /** The items of this page, in the list's order. */
   readonly data: T[];
-  /** The page number the service returned (1-based). */
+  /** The page number (1-based); always the one requested (another is a `ResponseValidationError`). */
   readonly page: number;
   /** The page size the service applied (it caps `pagesize` at 100). */
   readonly page_size: number;
   /** The number of items across all pages when this page was read. */
   readonly total_items: number;
-  readonly #requested: number;
-  readonly #fetch: PageFetcher<T>;
+  readonly #source: PageSource<T>;
 
   /** @internal Built by list methods; not meant to be constructed by callers. */
-  constructor(envelope: PageEnvelope<T>, requested: number, fetch: PageFetcher<T>) {
+  constructor(envelope: PageEnvelope<T>, source: PageSource<T>) {
     this.data = envelope.data;
     this.page = envelope.page;
     this.page_size = envelope.page_size;
     this.total_items = envelope.total_items;
-    this.#requested = requested;
-    this.#fetch = fetch;
+    this.#source = source;
   }
 
   /**
-   * Whether another page may hold items. False after an empty page, after a
-   * page shorter than its `page_size`, and when the service answered with a
-   * page other than the one asked for (so a walk can never loop).
+   * Whether another page may hold items. False after an empty page and after
+   * a page shorter than its `page_size`.
    */
   hasNextPage(): boolean {
-    return this.data.length > 0 && this.data.length >= this.page_size && this.page === this.#requested;
+    return this.data.length > 0 && this.data.length >= this.page_size;
   }
 
   /** Fetches the following page. Throws `LunasError` when {@link hasNextPage} is false. */
@@ -69,7 +116,7 @@ export class Page<T> implements AsyncIterable<T> {
     if (!this.hasNextPage()) {
       return Promise.reject(new LunasError('There is no next page; check hasNextPage() before getNextPage()'));
     }
-    return this.#fetch(this.#requested + 1);
+    return this.#source.fetch(this.page + 1);
   }
 
   /**
@@ -90,7 +137,7 @@ export class Page<T> implements AsyncIterable<T> {
         let next: Promise<Page<T>> | undefined;
         if (current.hasNextPage()) {
           ahead = new AbortController();
-          next = current.#fetch(current.#requested + 1, ahead.signal);
+          next = current.#source.fetch(current.page + 1, ahead.signal);
           // Handled when awaited below; without this an abandoned walk would
           // report the cancelled look-ahead as an unhandled rejection.
           next.catch(() => undefined);
@@ -106,9 +153,9 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   /**
-   * Yields every item from this page onward, each once. A list is newest
-   * first, so items created during the walk push older ones onto later pages;
-   * those already yielded are skipped.
+   * Yields every item from this page onward, never one twice: items created
+   * during the walk push older ones onto later pages, and those the walk has
+   * already yielded are skipped (recognised by `id`).
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return itemsFrom(this);
@@ -121,72 +168,20 @@ export class Page<T> implements AsyncIterable<T> {
  * go of the first page once it has moved past it.
  */
 async function* itemsFrom<T>(first: Page<T> | Promise<Page<T>> | undefined): AsyncGenerator<T, void, undefined> {
-  const pages = (await first!).iterPages();
+  let start: Page<T> | undefined = await first!;
   first = undefined;
-  const repeats = new RepeatFilter();
-  for await (const page of pages) {
-    repeats.nextPage();
-    for (const item of page.data) if (!repeats.isRepeat(item)) yield item;
+  const walk = new ItemWalk(sourceOf(start));
+  const pages = start.iterPages();
+  start = undefined;
+  try {
+    for await (const page of pages) {
+      walk.startPage(page);
+      for (const item of page.data) if (walk.accepts(item)) yield item;
+      walk.endPage(page);
+    }
+  } finally {
+    walk.finish();
   }
-}
-
-const MAX_TIES_REMEMBERED = 1_000;
-
-/**
- * Recognises items a newest-first walk has already yielded, in memory that
- * does not grow with the walk. Two rules, so that neither a shift of many
- * pages nor items without timestamps produce a duplicate:
- * - by `created_at`: the walk moves back in time, so an item newer than the
- *   last one yielded was yielded already (or created after the walk began);
- *   for items sharing that last timestamp, their ids are remembered (the
- *   latest 1,000 of them);
- * - by `id`: any id seen on the previous or the current page.
- */
-class RepeatFilter {
-  #cursor: number | undefined;
-  #idsAtCursor = new Set<string>();
-  #previousPage = new Set<string>();
-  #currentPage = new Set<string>();
-
-  nextPage(): void {
-    this.#previousPage = this.#currentPage;
-    this.#currentPage = new Set();
-  }
-
-  isRepeat(item: unknown): boolean {
-    const id = field(item, 'id');
-    if (id !== undefined) {
-      // Record repeats too: an item skipped here can reappear on the next page.
-      const seen = this.#previousPage.has(id) || this.#currentPage.has(id);
-      this.#currentPage.add(id);
-      if (seen) return true;
-    }
-    const created = field(item, 'created_at');
-    const time = created === undefined ? Number.NaN : Date.parse(created);
-    if (Number.isNaN(time)) return false;
-    if (this.#cursor !== undefined) {
-      if (time > this.#cursor) return true;
-      if (time === this.#cursor && id !== undefined && this.#idsAtCursor.has(id)) return true;
-    }
-    if (this.#cursor === undefined || time < this.#cursor) {
-      this.#cursor = time;
-      this.#idsAtCursor = new Set();
-    }
-    if (id !== undefined) {
-      this.#idsAtCursor.add(id);
-      // Bounded even if a million items share one timestamp: forget the oldest
-      // ties, which would have to shift by many pages to come back.
-      if (this.#idsAtCursor.size > MAX_TIES_REMEMBERED)
-        this.#idsAtCursor.delete(this.#idsAtCursor.values().next().value!);
-    }
-    return false;
-  }
-}
-
-function field(item: unknown, name: 'id' | 'created_at'): string | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const value = (item as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  * on top of these.
  */
 import { RequestValidationError } from './errors.js';
-import { Page, type PageEnvelope, PagePromise } from './pagination.js';
+import { answerTo, type ListOrder, Page, type PageEnvelope, PagePromise, type PageSource } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
 import { issuesToFields, looseObject, type Parser, type Schema, z } from './schema.js';
 import type { ResponseInfo, Transport } from './transport.js';
@@ -135,25 +135,37 @@ export abstract class Resource {
     return remember(result.body.data, result.info);
   }
 
-  /** GET a list, as a {@link PagePromise} that can walk every page. */
+  /**
+   * GET a list, as a {@link PagePromise} that can walk every page. `order` is
+   * what the service documents for this list; a walk checks only that.
+   */
   protected paginate<T>(
     path: string,
     envelope: Parser<PageEnvelope<T>>,
     params: ListParams | undefined,
     options: RequestOptions | undefined,
+    order: ListOrder,
   ): PagePromise<T> {
     return new PagePromise(async () => {
       const { page = 1, pagesize } = validate(listParams, params ?? {});
-      const fetchPage = async (number: number, lookahead?: AbortSignal): Promise<Page<T>> => {
-        const signal =
-          lookahead && options?.signal ? AbortSignal.any([options.signal, lookahead]) : (lookahead ?? options?.signal);
-        const { body, info } = await this.#transport.request(
-          { method: 'GET', path, query: { page: number, pagesize }, schema: envelope },
-          signal ? { ...options, signal } : options,
-        );
-        return remember(new Page(body, number, fetchPage), info);
+      const transport = this.#transport;
+      const source: PageSource<T> = {
+        label: `GET /${path}`,
+        order,
+        warn: (message) => transport.warn(message),
+        fetch: async (number, lookahead) => {
+          const signal =
+            lookahead && options?.signal
+              ? AbortSignal.any([options.signal, lookahead])
+              : (lookahead ?? options?.signal);
+          const { body, info } = await transport.request(
+            { method: 'GET', path, query: { page: number, pagesize }, schema: answerTo(envelope, number) },
+            signal ? { ...options, signal } : options,
+          );
+          return remember(new Page(body, source), info);
+        },
       };
-      return fetchPage(page);
+      return source.fetch(page);
     });
   }
 }

@@ -100,6 +100,11 @@ export class Transport {
     return this.#ky;
   }
 
+  /** A warn-level line through the client's log: something a call saw but did not fail on. */
+  warn(message: string): void {
+    this.#config.log.write('warn', message);
+  }
+
   async request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<Result<T>> {
     checkRequestOptions(options);
     const { log } = this.#config;

@@ -325,6 +325,6 @@ export class Charges extends Resource {
    * ```
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Charge> {
-    return this.paginate('v1/payments/charges', chargeList, params, options);
+    return this.paginate('v1/payments/charges', chargeList, params, options, 'newest-first');
   }
 }

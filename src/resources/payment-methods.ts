@@ -25,6 +25,6 @@ const paymentMethodList = listEnvelope(paymentMethodSchema);
 export class PaymentMethods extends Resource {
   /** Lists payment methods. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<PaymentMethod> {
-    return this.paginate('v1/payments/methods', paymentMethodList, params, options);
+    return this.paginate('v1/payments/methods', paymentMethodList, params, options, 'unspecified');
   }
 }

@@ -25,6 +25,6 @@ const payoutList = listEnvelope(payoutSchema);
 export class Payouts extends Resource {
   /** Lists payouts, newest first. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Payout> {
-    return this.paginate('v1/payouts', payoutList, params, options);
+    return this.paginate('v1/payouts', payoutList, params, options, 'unspecified');
   }
 }

@@ -146,6 +146,6 @@ export class Transfers extends Resource {
    * {@link Page}, or `for await` over it for every transfer across pages.
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Transfer> {
-    return this.paginate('v1/transfers', transferList, params, options);
+    return this.paginate('v1/transfers', transferList, params, options, 'newest-first');
   }
 }

@@ -134,6 +134,17 @@ export interface Sandbox {
    * ```
    */
   seedCharges(count: number, template?: Partial<ChargeCreateBody>): void;
+  /**
+   * Puts `payouts` at the head of `GET /v1/payouts`, in the order given (as
+   * the newest), the way payouts made while a client walks the list arrive.
+   * Throws a `TypeError` unless every payout is a plain object.
+   *
+   * @example
+   * ```ts
+   * sandbox.addPayouts([{ id: 'po_new', amount: '1000.00' }]);
+   * ```
+   */
+  addPayouts(payouts: Record<string, unknown>[]): void;
   /** Every event recorded so far, oldest first (a copy). */
   readonly events: readonly SandboxEvent[];
   /** Every request received so far, oldest first, whatever became of it (a copy). */
@@ -230,7 +241,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: '',
     ledger,
     charges,
-    payouts: structuredClone(options.payouts ?? DEFAULT_PAYOUTS),
+    // Mutable: addPayouts puts new ones at its head.
+    payouts: structuredClone([...(options.payouts ?? DEFAULT_PAYOUTS)]),
     paymentMethods: structuredClone(options.paymentMethods ?? DEFAULT_PAYMENT_METHODS),
   };
   const server = new SandboxServer({ apiKey, state, faults, requests });
@@ -249,6 +261,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template });
       if (!checked.ok) throw new TypeError(`Invalid charge template: ${JSON.stringify(checked.errors)}`);
       for (let i = 0; i < count; i++) charges.seed(checked.value);
+    },
+    addPayouts(payouts) {
+      if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
+        throw new TypeError('payouts must be an array of objects');
+      }
+      state.payouts.unshift(...structuredClone(payouts));
     },
     get events() {
       return events.all.slice();

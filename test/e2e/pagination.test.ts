@@ -4,9 +4,11 @@ import {
   type Client,
   getResponseInfo,
   InternalServerError,
+  type Logger,
   LunasError,
   type Page,
   RequestValidationError,
+  ResponseValidationError,
 } from 'lunas-sdk';
 import type { Sandbox, SandboxOptions } from 'lunas-sdk/testing';
 import { rejection, sleep, start, startShared } from './helpers.js';
@@ -17,6 +19,25 @@ const SEEDED = 1234;
 function tickingClock(): Pick<SandboxOptions, 'now'> {
   let tick = Date.parse('2025-01-01T00:00:00.000Z');
   return { now: () => new Date(tick++) };
+}
+
+/** A logger collecting warn-level lines, with the client options that route them to it. */
+function warnLog() {
+  const lines: string[] = [];
+  const ignore = () => undefined;
+  const logger: Logger = { debug: ignore, info: ignore, warn: (line: string) => lines.push(line), error: ignore };
+  return { lines, options: { logger, logLevel: 'warn' } as const };
+}
+
+/** What a `for await` walk yielded, and the error that ended it, if any. */
+async function walkAll<T>(list: AsyncIterable<T>): Promise<{ yielded: T[]; error: unknown }> {
+  const yielded: T[] = [];
+  try {
+    for await (const item of list) yielded.push(item);
+  } catch (error) {
+    return { yielded, error };
+  }
+  return { yielded, error: undefined };
 }
 
 function expectNewestFirst(charges: readonly Charge[]): void {
@@ -233,7 +254,7 @@ describe('charges created during a walk', () => {
     return ids;
   }
 
-  it('are not yielded, and shift no older item into a second appearance', async () => {
+  it('created on pages already read are not yielded, and shift no older item into a second appearance', async () => {
     const { sandbox, client } = await start(tickingClock());
     sandbox.seedCharges(250);
     const original = await seededIds(client);
@@ -278,4 +299,113 @@ describe('charges created during a walk', () => {
       expect(duplicates).toEqual([]);
     },
   );
+});
+
+describe('payouts, whose order and fields the service does not document', () => {
+  it('a list served oldest first yields every payout', async () => {
+    const payouts = [
+      { id: 'po_a', amount: '10.00', created_at: '2025-01-01T00:00:00.000Z' },
+      { id: 'po_b', amount: '20.00', created_at: '2025-01-02T00:00:00.000Z' },
+      { id: 'po_c', amount: '30.00', created_at: '2025-01-03T00:00:00.000Z' },
+    ];
+    const { client } = await start({ payouts });
+    const { lines, options } = warnLog();
+    const walked: string[] = [];
+    for await (const payout of client.withOptions(options).payouts.list()) walked.push(String(payout.id));
+    expect(walked).toEqual(['po_a', 'po_b', 'po_c']);
+    expect(lines).toEqual([]);
+  });
+
+  it('without timestamps, with more than a page of new payouts arriving between page requests: every payout once', async () => {
+    const payouts = Array.from({ length: 40 }, (_, i) => ({ id: `po_old_${i}`, amount: `${i + 1}.00` }));
+    const { sandbox, client } = await start({ payouts });
+    const fresh = (batch: number) =>
+      Array.from({ length: 15 }, (_, i) => ({ id: `po_new_${batch}_${i}`, amount: '1.00' }));
+    const walked: string[] = [];
+    for await (const payout of client.payouts.list({ pagesize: 10 })) {
+      walked.push(String(payout.id));
+      // On the first item of pages 2 and 3 (the next page is already requested): 15 new payouts at the head.
+      if (walked.length === 10) sandbox.addPayouts(fresh(1));
+      if (walked.length === 20) sandbox.addPayouts(fresh(2));
+    }
+    expect(walked.filter((id, index) => walked.indexOf(id) !== index)).toEqual([]);
+    expect(walked.filter((id) => id.startsWith('po_old_'))).toEqual(payouts.map((payout) => payout.id));
+  });
+});
+
+describe('a service that makes no progress (scripted with status-200 faults)', () => {
+  it('the same page again whatever page is asked for: the walk ends with a LunasError', async () => {
+    const payouts = Array.from({ length: 6 }, (_, i) => ({ id: `po_${i}`, amount: '1.00' }));
+    const { sandbox, client } = await start({ payouts });
+    const first = await client.payouts.list({ pagesize: 3 });
+    // From now on every page request gets page 1's items, numbered as page 2.
+    const again = { status: 'success', data: first.data, page: 2, page_size: 3, total_items: 6 };
+    sandbox.inject({ kind: 'status', status: 200, method: 'GET', path: '/v1/payouts', body: again, times: Infinity });
+    const { yielded, error } = await walkAll(first);
+    expect(yielded.map((payout) => payout.id)).toEqual(['po_0', 'po_1', 'po_2']);
+    expect(error).toBeInstanceOf(LunasError);
+    expect(error).not.toBeInstanceOf(ResponseValidationError);
+    const stuck = error as LunasError;
+    expect(stuck.message).toContain('GET /v1/payouts: page 2 held only items this walk had already yielded (3 of 3)');
+    expect(stuck.message).toContain('the walk stopped rather than loop');
+    // Pages 1 and 2, and at most the look-ahead for page 3.
+    expect(sandbox.requests.length).toBeLessThanOrEqual(3);
+  });
+
+  it('another page than the one asked for: ResponseValidationError at page', async () => {
+    const { sandbox, client } = await start({ payouts: [{ id: 'po_0' }, { id: 'po_1' }, { id: 'po_2' }] });
+    const answer = { status: 'success', data: [{ id: 'po_0' }], page: 1, page_size: 1, total_items: 3 };
+    sandbox.inject({ kind: 'status', status: 200, method: 'GET', path: '/v1/payouts', body: answer });
+    const error = await rejection(client.payouts.list({ page: 2, pagesize: 1 }), ResponseValidationError);
+    expect(error.path).toBe('page');
+    expect(error.message).toContain('expected 2, the page requested, got 1');
+  });
+});
+
+describe('charges whose created_at contradicts the order (scripted with status-200 faults)', () => {
+  it('every charge is yielded, and a warn line names the one out of order', async () => {
+    const { sandbox, client } = await start();
+    sandbox.seedCharges(4);
+    const listed = await fetch(`${sandbox.url}/v1/payments/charges?pagesize=4`, {
+      headers: { authorization: `Bearer ${sandbox.apiKey}` },
+    });
+    const served = ((await listed.json()) as { data: Record<string, unknown>[] }).data;
+    // The third charge was stamped by a server whose clock ran ahead: newer than the second.
+    const stamps = [
+      '2025-01-01T10:00:05.000Z',
+      '2025-01-01T10:00:01.000Z',
+      '2025-01-01T10:00:03.000Z',
+      '2025-01-01T10:00:00.000Z',
+    ];
+    const charges = served.map((charge, i): Record<string, unknown> => ({
+      ...charge,
+      created_at: stamps[i],
+      updated_at: stamps[i],
+    }));
+    const page = (number: number) => ({
+      kind: 'status' as const,
+      status: 200,
+      method: 'GET',
+      path: '/v1/payments/charges',
+      body: {
+        status: 'success',
+        data: charges.slice(2 * number - 2, 2 * number),
+        page: number,
+        page_size: 2,
+        total_items: 4,
+      },
+    });
+    sandbox.inject(page(1));
+    sandbox.inject(page(2));
+    sandbox.inject(page(3));
+
+    const { lines, options } = warnLog();
+    const walked: string[] = [];
+    for await (const charge of client.withOptions(options).charges.list({ pagesize: 2 })) walked.push(charge.id);
+    expect(walked).toEqual(served.map((charge) => charge.id));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `lunas: GET /v1/payments/charges: item ${String(charges[2]!.id)} created_at ${stamps[2]} came after an item created_at ${stamps[1]}`,
+    );
+  });
 });

@@ -162,6 +162,25 @@ describe('ordering and volume', () => {
     );
   });
 
+  it('addPayouts puts copies of the payouts at the head of the list, in the order given', async () => {
+    const box = await sandbox({ payouts: [{ id: 'po_old' }] });
+    const nested = { n: 1 };
+    box.addPayouts([{ id: 'po_new_1', nested }, { id: 'po_new_2' }]);
+    nested.n = 99;
+    const body = (await call(box, 'GET', '/v1/payouts')).body;
+    expect(body.data).toEqual([{ id: 'po_new_1', nested: { n: 1 } }, { id: 'po_new_2' }, { id: 'po_old' }]);
+    expect(body.total_items).toBe(3);
+  });
+
+  it.each([[[5]], [[null]], [[[{ id: 'po_in_array' }]]], ['po_1']])(
+    'addPayouts(%j) throws a TypeError',
+    async (payouts) => {
+      const box = await sandbox();
+      expect(() => box.addPayouts(payouts as never)).toThrow(new TypeError('payouts must be an array of objects'));
+      expect((await call(box, 'GET', '/v1/payouts')).body.total_items).toBe(3);
+    },
+  );
+
   it('walks 1,050 seeded charges in 11 pages of at most 100 quickly', async () => {
     const box = await sandbox();
     box.seedCharges(1_050);

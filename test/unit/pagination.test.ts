@@ -3,16 +3,39 @@ import { describe, expect, it } from 'vitest';
 import {
   APIUserAbortError,
   InternalServerError,
+  type LogLevel,
   LunasError,
   NotFoundError,
   Page,
   PagePromise,
   ResponseValidationError,
 } from '../../src/index.js';
-import { BASE_URL, chargeJson, makeClient, server } from '../helpers/msw.js';
-import { collect, makeItems, serveList, sleep } from '../helpers/pages.js';
+import { BASE_URL, chargeJson, makeClient, server, transferJson } from '../helpers/msw.js';
+import { collect, makeItems, type SeenRequest, serveList, sleep } from '../helpers/pages.js';
 
 const PAYOUTS = '/v1/payouts';
+const CHARGES = '/v1/payments/charges';
+
+/** A client whose warn-level log lines are collected in `lines`. */
+function warnLog(logLevel: LogLevel = 'warn') {
+  const lines: string[] = [];
+  const ignore = () => undefined;
+  const logger = { debug: ignore, info: ignore, warn: (line: string) => lines.push(line), error: ignore };
+  return { lines, client: makeClient({ logger, logLevel }) };
+}
+
+/** What a `for await` walk yielded, and the error that ended it, if any. */
+async function walkAll<T>(list: AsyncIterable<T>): Promise<{ yielded: T[]; error: unknown }> {
+  const yielded: T[] = [];
+  try {
+    for await (const item of list) yielded.push(item);
+  } catch (error) {
+    return { yielded, error };
+  }
+  return { yielded, error: undefined };
+}
+
+const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 3, 0, 0) + second * 1000).toISOString();
 
 function deferred() {
   let resolve!: () => void;
@@ -116,12 +139,15 @@ describe('hasNextPage and getNextPage', () => {
     expect(page.hasNextPage()).toBe(false);
   });
 
-  it('a page the service numbered differently from the one asked for has no next page', async () => {
+  it('a page the service numbered differently from the one asked for rejects with ResponseValidationError at page', async () => {
+    // Answering another page than the one asked for would make a walk loop or skip: never a Page.
     serveList(PAYOUTS, { items: makeItems(30), envelope: (body) => ({ ...body, page: 1 }) });
-    const page = await makeClient().payouts.list({ page: 2, pagesize: 10 });
-    expect(page.data).toHaveLength(10);
-    expect(page.hasNextPage()).toBe(false);
-    await expect(page.getNextPage()).rejects.toBeInstanceOf(LunasError);
+    const error = await makeClient()
+      .payouts.list({ page: 2, pagesize: 10 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('page');
+    expect((error as ResponseValidationError).message).toContain('expected 2, the page requested, got 1');
   });
 
   it('walks by hand until hasNextPage is false', async () => {
@@ -253,7 +279,7 @@ describe('when iteration stops', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('when the service answers with a different page number than asked (it ignores page): no endless loop', async () => {
+  it('when the service answers with a different page number than asked (it ignores page): ResponseValidationError, no loop', async () => {
     const items = makeItems(4);
     const seen = serveList(PAYOUTS, {
       items,
@@ -262,10 +288,18 @@ describe('when iteration stops', () => {
       envelope: (body, request) =>
         seen.indexOf(request) >= 10 ? { ...body, data: [], page: 1 } : { ...body, data: items.slice(0, 2), page: 1 },
     });
-    const all = await collect(makeClient().payouts.list({ pagesize: 2 }));
+    const yielded: unknown[] = [];
+    let error: unknown;
+    try {
+      for await (const item of makeClient().payouts.list({ pagesize: 2 })) yielded.push(item);
+    } catch (e) {
+      error = e;
+    }
     await sleep(30);
-    expect(all).toEqual(items.slice(0, 2));
-    expect(seen.length).toBeLessThanOrEqual(2);
+    expect(yielded).toEqual(items.slice(0, 2));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('page');
+    expect(seen).toHaveLength(2);
   });
 
   it('starting from page 3: requests 3, 4, ... and yields from page 3 on', async () => {
@@ -318,10 +352,9 @@ describe('no item twice', () => {
     expect(ids.filter((id) => id.startsWith('old_')).sort()).toEqual(original.map((item) => item.id).sort());
   });
 
-  it('charges shifted by more than a whole page between fetches are yielded once (created_at order)', async () => {
+  it('charges shifted by more than a whole page between fetches are yielded once, without a warning', async () => {
     // 12 new charges per fetch with pagesize 10: page 2 starts with 2 new charges and
     // then holds page 1's items again; page 3 holds the rest of page 1 and more.
-    const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 3, 0, 0) + second * 1000).toISOString();
     const original = Array.from({ length: 30 }, (_, i) => chargeJson({ id: `ch_old_${i}`, created_at: at(1000 - i) }));
     let list = [...original];
     let created = 0;
@@ -336,9 +369,14 @@ describe('no item twice', () => {
         list = [...fresh.reverse(), ...list];
       },
     });
-    const ids = (await collect(makeClient().charges.list({ pagesize: 10 }))).map((charge) => charge.id);
+    const { lines, client } = warnLog();
+    const ids = (await collect(client.charges.list({ pagesize: 10 }))).map((charge) => charge.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     expect(ids.filter((id) => id.startsWith('ch_old_'))).toEqual(original.map((charge) => charge.id));
+    // The new charges pushed onto later pages are not repeats: they are yielded, and
+    // being newer than everything on the first page, they are no sign of disorder.
+    expect(ids.filter((id) => id.startsWith('ch_new_')).length).toBeGreaterThan(0);
+    expect(lines).toEqual([]);
   });
 
   it('charges sharing one created_at across page boundaries are all yielded', async () => {
@@ -365,6 +403,221 @@ describe('no item twice', () => {
   it('an item repeated inside one page is yielded once', async () => {
     serveList(PAYOUTS, { items: [{ id: 'a' }, { id: 'a' }, { id: 'b' }] });
     expect(await collect(makeClient().payouts.list({ pagesize: 10 }))).toEqual([{ id: 'a' }, { id: 'b' }]);
+  });
+});
+
+describe('lists whose order is not documented (payouts, payment methods)', () => {
+  const oldestFirst = [
+    { id: 'x_1', created_at: '2026-01-01T00:00:00Z' },
+    { id: 'x_2', created_at: '2026-01-02T00:00:00Z' },
+    { id: 'x_3', created_at: '2026-01-03T00:00:00Z' },
+  ];
+
+  it.each([
+    ['payouts', PAYOUTS],
+    ['paymentMethods', '/v1/payments/methods'],
+  ] as const)(
+    '%s: a one-page list served oldest first yields all of its items, without a warning',
+    async (name, path) => {
+      serveList(path, { items: oldestFirst });
+      const { lines, client } = warnLog();
+      expect(await collect(client[name].list())).toEqual(oldestFirst);
+      expect(lines).toEqual([]);
+    },
+  );
+
+  it('more than a page of new items before each request, without timestamps: every item once', async () => {
+    const original = makeItems(40, 'old_');
+    let list: unknown[] = [...original];
+    let created = 0;
+    serveList(PAYOUTS, {
+      items: () => list,
+      // 15 new payouts after each of the first three pages, pagesize 10.
+      after: (request) => {
+        if (request.page > 3) return;
+        const fresh = Array.from({ length: 15 }, () => ({ id: `new_${created++}` }));
+        list = [...fresh.reverse(), ...list];
+      },
+    });
+    const ids = (await collect(makeClient().payouts.list({ pagesize: 10 }))).map((item) => String(item.id));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(ids.filter((id) => id.startsWith('old_'))).toEqual(original.map((item) => item.id));
+  });
+
+  it('a shift of 10,000 items between two requests (the ids a walk remembers) yields no item twice', async () => {
+    const original = makeItems(10_100, 'old_');
+    let list: unknown[] = original;
+    serveList(PAYOUTS, {
+      items: () => list,
+      after: (request) => {
+        if (request.page === 100) list = [...makeItems(10_000, 'new_'), ...original];
+      },
+    });
+    const { lines, client } = warnLog();
+    const ids = (await collect(client.payouts.list({ pagesize: 100 }))).map((item) => String(item.id));
+    expect(ids).toEqual(original.map((item) => item.id));
+    expect(lines).toEqual([]);
+  });
+
+  it('a shift of more than 10,000 items drops nothing and logs a warning that items may repeat', async () => {
+    const original = makeItems(10_100, 'old_');
+    let list: unknown[] = original;
+    serveList(PAYOUTS, {
+      items: () => list,
+      after: (request) => {
+        if (request.page === 100) list = [...makeItems(10_001, 'new_'), ...original];
+      },
+    });
+    const { lines, client } = warnLog();
+    const ids = new Set((await collect(client.payouts.list({ pagesize: 100 }))).map((item) => String(item.id)));
+    expect(original.every((item) => ids.has(item.id))).toBe(true);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^lunas: GET \/v1\/payouts: total_items grew by 10001 before page 101, more than/);
+    expect(lines[0]).toContain('may be yielded twice');
+  });
+});
+
+describe('newest-first lists (charges, transfers): the order is checked, never trusted', () => {
+  const skewed = [
+    { id: 'a', second: 5 },
+    { id: 'b', second: 1 },
+    // Written by a server whose clock runs ahead: newer than b, listed after it.
+    { id: 'c', second: 3 },
+    { id: 'd', second: 0 },
+  ];
+
+  it.each([
+    ['charges', CHARGES, chargeJson],
+    ['transfers', '/v1/transfers', transferJson],
+  ] as const)(
+    '%s whose created_at contradicts the order are all yielded, with a warning naming the item',
+    async (name, path, make) => {
+      serveList(path, { items: skewed.map(({ id, second }) => make({ id, created_at: at(second) })) });
+      const { lines, client } = warnLog();
+      const list: AsyncIterable<{ id: string }> = client[name].list({ pagesize: 2 });
+      const ids = (await collect(list)).map((item) => item.id);
+      expect(ids).toEqual(['a', 'b', 'c', 'd']);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`lunas: GET ${path}: item c created_at ${at(3)} came after`);
+      expect(lines[0]).toContain(`created_at ${at(1)}, but the list is newest first. It was yielded.`);
+    },
+  );
+
+  it('the warning is a log line at warn level: a client logging errors only stays quiet', async () => {
+    serveList(CHARGES, { items: skewed.map(({ id, second }) => chargeJson({ id, created_at: at(second) })) });
+    const { lines, client } = warnLog('error');
+    expect((await collect(client.charges.list({ pagesize: 2 }))).map((charge) => charge.id)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
+    expect(lines).toEqual([]);
+  });
+
+  it('more than ten items out of order: ten lines, then one line with the count when the walk ends', async () => {
+    // Every other charge is 100 s newer than its place: 14 of them come after an older one.
+    const items = Array.from({ length: 30 }, (_, i) =>
+      chargeJson({ id: `ch_${i}`, created_at: at(1000 - i - (i % 2 === 0 && i > 0 ? -100 : 0)) }),
+    );
+    serveList(CHARGES, { items });
+    const { lines, client } = warnLog();
+    const ids = (await collect(client.charges.list({ pagesize: 100 }))).map((charge) => charge.id);
+    expect(ids).toEqual(items.map((charge) => charge.id));
+    expect(lines).toHaveLength(11);
+    expect(lines[9]).toContain('Further such items are counted at the end.');
+    expect(lines[10]).toBe(
+      'lunas: GET /v1/payments/charges: 4 more items came after older ones in this walk; they were yielded, without a line each',
+    );
+  });
+
+  it('charges without a readable created_at are yielded, without a warning', async () => {
+    const items = [
+      chargeJson({ id: 'a', created_at: at(5) }),
+      chargeJson({ id: 'b', created_at: 'not a date' }),
+      chargeJson({ id: 'c', created_at: at(4) }),
+    ];
+    serveList(CHARGES, { items });
+    const { lines, client } = warnLog();
+    expect((await collect(client.charges.list())).map((charge) => charge.id)).toEqual(['a', 'b', 'c']);
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('a walk that makes no progress ends with a LunasError, never loops', () => {
+  /** A service answering every page with the same items, echoing the page asked for. */
+  function stuck(items: unknown[], total: (requestIndex: number) => number) {
+    const seen: SeenRequest[] = [];
+    server.use(
+      http.get(`${BASE_URL}${PAYOUTS}`, ({ request }) => {
+        const url = new URL(request.url);
+        const page = Number(url.searchParams.get('page'));
+        const size = Number(url.searchParams.get('pagesize'));
+        seen.push({ page, pagesize: size, url, at: performance.now(), signal: request.signal });
+        // So a broken walk fails the test instead of hanging it.
+        const data = seen.length > 500 ? [] : items;
+        return HttpResponse.json({ status: 'success', data, page, page_size: size, total_items: total(seen.length) });
+      }),
+    );
+    return seen;
+  }
+
+  it('a service returning the same full page whatever page says: LunasError after page 2', async () => {
+    const items = makeItems(3);
+    const seen = stuck(items, () => 25);
+    const { yielded, error } = await walkAll(makeClient().payouts.list({ pagesize: 3 }));
+    expect(yielded).toEqual(items);
+    expect(error).toBeInstanceOf(LunasError);
+    expect((error as LunasError).message).toBe(
+      'GET /v1/payouts: page 2 held only items this walk had already yielded (3 of 3), and the walk has met 3 ' +
+        'such repeats while total_items grew by 0 (now 25): more than new items could have pushed down. The ' +
+        'service is sending pages already read instead of page 2; the walk stopped rather than loop.',
+    );
+    // Page 1, page 2 and at most the look-ahead for page 3 (aborted).
+    expect(seen.length).toBeLessThanOrEqual(3);
+  });
+
+  it('the same, while total_items creeps up by one per request', async () => {
+    const seen = stuck(makeItems(3), (requestIndex) => 25 + requestIndex);
+    const { error } = await walkAll(makeClient().payouts.list({ pagesize: 3 }));
+    expect(error).toBeInstanceOf(LunasError);
+    expect((error as LunasError).message).toContain('page 2 held only items this walk had already yielded');
+    expect(seen.length).toBeLessThanOrEqual(3);
+  });
+
+  it('a service re-sending one page while total_items grows by a page each time: stopped past 10,000 repeats', async () => {
+    const items = makeItems(100);
+    const seen = stuck(items, (requestIndex) => 100 * requestIndex);
+    const { yielded, error } = await walkAll(makeClient().payouts.list({ pagesize: 100 }));
+    expect(yielded).toEqual(items);
+    expect(error).toBeInstanceOf(LunasError);
+    expect((error as LunasError).message).toMatch(
+      /^GET \/v1\/payouts: 10100 items in a row, up to page 102, were ones this walk had already yielded, while total_items kept growing/,
+    );
+    expect(seen.length).toBeLessThanOrEqual(103);
+  });
+
+  it('items without an id on a service repeating one full page: ResponseValidationError once past total_items', async () => {
+    const items = [{ kind: 'a' }, { kind: 'b' }];
+    const seen = stuck(items, () => 5);
+    const { yielded, error } = await walkAll(makeClient().payouts.list({ pagesize: 2 }));
+    // Without ids nothing can be recognised as a repeat: pages 1 to 3 are yielded as sent.
+    expect(yielded).toHaveLength(6);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('data');
+    expect((error as ResponseValidationError).message).toContain(
+      'a full page of 2 items after the first 6, beyond total_items (5)',
+    );
+    expect(seen.map((request) => request.page)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a page_size below 1 is a ResponseValidationError at page_size', async () => {
+    serveList(PAYOUTS, { items: makeItems(3), envelope: (body) => ({ ...body, page_size: 0 }) });
+    const error = await makeClient()
+      .payouts.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('page_size');
   });
 });
 
