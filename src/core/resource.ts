@@ -159,7 +159,7 @@ export abstract class Resource {
               ? AbortSignal.any([options.signal, lookahead])
               : (lookahead ?? options?.signal);
           const { body, info } = await transport.request(
-            { method: 'GET', path, query: { page: number, pagesize }, schema: answerTo(envelope, number) },
+            { method: 'GET', path, query: { page: number, pagesize }, schema: answerTo(envelope as Schema<PageEnvelope<T>, unknown>, number) },
             signal ? { ...options, signal } : options,
           );
           return remember(new Page(body, source), info);

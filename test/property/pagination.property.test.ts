@@ -133,9 +133,9 @@ async function walk(model: ServiceModel): Promise<Walked> {
   const logger = { debug: ignore, info: ignore, warn: (line: string) => warnings.push(line), error: ignore };
   const { client, sent } = wireClient((request) => model.answer(request), { logger, logLevel: 'warn' });
   const params = model.scenario.pagesize === undefined ? {} : { pagesize: model.scenario.pagesize };
-  const list: AsyncIterable<Record<string, unknown>> = client[model.scenario.endpoint].list(params);
+  const list: AsyncIterable<object> = client[model.scenario.endpoint].list(params);
   const yielded: Record<string, unknown>[] = [];
-  for await (const item of list) yielded.push(item);
+  for await (const item of list) yielded.push({ ...item });
   return { yielded, requests: sent, warnings };
 }
 

@@ -30,7 +30,8 @@ const MISSING = Symbol('missing');
 type Value = unknown;
 
 const { client, sent } = wireClient((request) => {
-  if (request.method === 'GET') return listResponse([]);
+  // The page asked for: answering another one is a response the SDK refuses.
+  if (request.method === 'GET') return listResponse([], Number(request.url.searchParams.get('page') ?? 1));
   return successResponse(request.url.pathname === '/v1/transfers' ? transferData() : createdChargeData());
 });
 
