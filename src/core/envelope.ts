@@ -13,7 +13,8 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { redact } from './log.js';
-import { dottedPath, type Schema } from './schema.js';
+import { dottedPath } from './schema.js';
+import type { StandardIssue, StandardSchema } from './standard-schema.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -47,8 +48,19 @@ function parseJson(text: string, secret: string): { ok: true; value: unknown } |
   }
 }
 
-/** Parses a 2xx response with `schema` (which describes the whole success envelope). */
-export function decodeSuccess<T>(raw: RawResponse, schema: Schema<T, unknown>): T {
+/** The list envelope's paging fields, each an integer. */
+const PAGE_FIELDS = ['page', 'page_size', 'total_items'] as const;
+
+/**
+ * Parses a 2xx response: a `success` envelope whose `data` `schema` checks
+ * (any Standard Schema; unchecked without one). For a list, the result is the
+ * envelope's `data` with its paging fields; otherwise the `data` alone.
+ */
+export async function decodeSuccess(
+  raw: RawResponse,
+  schema: StandardSchema<unknown> | undefined,
+  list: boolean,
+): Promise<unknown> {
   const parsed = parseJson(raw.text, raw.secret);
   if (!parsed.ok) {
     throw invalidResponse(raw, [{ path: '', message: raw.text === '' ? 'the body is empty' : 'the body is not JSON' }]);
@@ -60,14 +72,29 @@ export function decodeSuccess<T>(raw: RawResponse, schema: Schema<T, unknown>): 
     if (body.status === 'fail' || body.status === 'error') throw apiError(raw, body);
     throw invalidResponse(raw, [{ path: 'status', message: 'expected "success"' }]);
   }
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    throw invalidResponse(
-      raw,
-      result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: describeIssue(issue) })),
-    );
+  const issues: ResponseIssue[] = [];
+  if (!Object.hasOwn(body, 'data')) issues.push({ path: 'data', message: 'missing' });
+  else if (list && !Array.isArray(body.data)) issues.push({ path: 'data', message: 'expected array' });
+  if (list) {
+    for (const name of PAGE_FIELDS)
+      if (!Number.isSafeInteger(body[name])) issues.push({ path: name, message: 'expected int' });
   }
-  return result.data;
+  if (issues.length > 0) throw invalidResponse(raw, issues);
+  let data = body.data;
+  if (schema !== undefined) {
+    const result = await schema['~standard'].validate(data);
+    if (result.issues !== undefined) {
+      throw invalidResponse(
+        raw,
+        result.issues.map((issue) => ({
+          path: dottedPath(['data', ...(issue.path ?? [])]),
+          message: describeIssue(issue),
+        })),
+      );
+    }
+    data = result.value;
+  }
+  return list ? { data, page: body.page, page_size: body.page_size, total_items: body.total_items } : data;
 }
 
 /** The error for a non-2xx response, with the service's message when the body has one. */
@@ -143,14 +170,10 @@ function invalidResponse(raw: RawResponse, issues: ResponseIssue[]): ResponseVal
   });
 }
 
-interface ZodIssueLike {
-  code: string;
-  message: string;
-  expected?: unknown;
-  path: readonly PropertyKey[];
-}
+/** A Standard Schema issue; zod's also carry a `code` and the `expected` type, for a shorter message. */
+type SchemaIssue = StandardIssue & { code?: unknown; expected?: unknown };
 
-function describeIssue(issue: ZodIssueLike): string {
+function describeIssue(issue: SchemaIssue): string {
   if (issue.code === 'invalid_type') return `expected ${String(issue.expected)}`;
   if (issue.code === 'invalid_union') return 'does not match any accepted type';
   return issue.message;

@@ -3,7 +3,7 @@
  * {@link PagePromise} that `list()` returns, awaitable for the first page and
  * `for await`-able over every item from there on.
  */
-import { LunasError } from './errors.js';
+import { LunasError, RequestValidationError } from './errors.js';
 
 /** The list envelope's fields, as the service names them. */
 export interface PageEnvelope<T> {
@@ -80,15 +80,24 @@ export class Page<T> implements AsyncIterable<T> {
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     // A generator method would keep `this`, the first page, alive for the
     // whole walk; the static walker lets each page go once it is passed.
-    return Page.#walk(this);
+    return Page.walk(this);
   }
 
-  static async *#walk<T>(current: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+  /**
+   * @internal The walk behind {@link iterPages}. `lookAhead` says, for the page about
+   * to be yielded, whether to fetch the next one while the caller works on
+   * it; when it says no, the next page is fetched only once it is asked for.
+   */
+  static async *walk<T>(
+    current: Page<T>,
+    lookAhead?: (page: Page<T>) => boolean,
+  ): AsyncGenerator<Page<T>, void, undefined> {
+    // No default value for lookAhead: a generator with one keeps its first argument (page 1) alive.
     let ahead: AbortController | undefined;
     try {
       while (true) {
         let next: Promise<Page<T>> | undefined;
-        if (current.hasNextPage()) {
+        if (current.hasNextPage() && (lookAhead === undefined || lookAhead(current))) {
           ahead = new AbortController();
           next = current.#fetch(current.#requested + 1, ahead.signal);
           // Handled when awaited below; without this an abandoned walk would
@@ -96,8 +105,8 @@ export class Page<T> implements AsyncIterable<T> {
           next.catch(() => undefined);
         }
         yield current;
-        if (next === undefined) return;
-        current = await next;
+        if (!current.hasNextPage()) return;
+        current = await (next ?? current.#fetch(current.#requested + 1));
         ahead = undefined;
       }
     } finally {
@@ -120,8 +129,11 @@ export class Page<T> implements AsyncIterable<T> {
  * whole walk (a `yield*` into another would cost a hop per item), which lets
  * go of the first page once it has moved past it.
  */
-async function* itemsFrom<T>(first: Page<T> | Promise<Page<T>> | undefined): AsyncGenerator<T, void, undefined> {
-  const pages = (await first!).iterPages();
+async function* itemsFrom<T>(
+  first: Page<T> | Promise<Page<T>> | undefined,
+  lookAhead?: (page: Page<T>) => boolean,
+): AsyncGenerator<T, void, undefined> {
+  const pages = Page.walk(await first!, lookAhead);
   first = undefined;
   const repeats = new RepeatFilter();
   for await (const page of pages) {
@@ -131,6 +143,9 @@ async function* itemsFrom<T>(first: Page<T> | Promise<Page<T>> | undefined): Asy
 }
 
 const MAX_TIES_REMEMBERED = 1_000;
+
+/** The most items `toArray` collects: more belongs in a `for await` loop. */
+const MAX_TO_ARRAY = 10_000;
 
 /**
  * Recognises items a newest-first walk has already yielded, in memory that
@@ -245,5 +260,39 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   /** Every item from the first page onward, across pages. */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return itemsFrom(this.#firstPage());
+  }
+
+  /**
+   * Collects at most `limit` items, walking exactly as `for await` does (the
+   * same de-duplication, in the same order), and stops as soon as it has
+   * them: no page is requested, not even ahead, once the pages in hand can
+   * fill the limit. `limit` is required, an integer from 1 to 10,000, so
+   * nobody loads an unbounded list into memory by accident; anything else
+   * rejects with `RequestValidationError` before a request is sent.
+   *
+   * @example
+   * ```ts
+   * const latest = await client.charges.list({ pagesize: 100 }).toArray({ limit: 500 });
+   * ```
+   */
+  async toArray(options: { limit: number }): Promise<T[]> {
+    const limit = (options as { limit?: unknown } | null | undefined)?.limit;
+    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
+      const got =
+        limit === undefined
+          ? 'missing'
+          : `got ${typeof limit === 'object' && limit !== null ? 'an object' : String(limit)}`;
+      throw new RequestValidationError({
+        limit: [`Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${got}); use for await for longer walks`],
+      });
+    }
+    const items: T[] = [];
+    // Look ahead only when this page cannot fill what is still missing.
+    const lookAhead = (page: Page<T>) => items.length + page.data.length < (limit as number);
+    for await (const item of itemsFrom(this.#firstPage(), lookAhead)) {
+      items.push(item);
+      if (items.length === limit) break;
+    }
+    return items;
   }
 }

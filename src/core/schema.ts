@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
-import { addFieldMessages, type FieldErrors } from './errors.js';
+import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
 
 export { z };
 
@@ -208,6 +208,14 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors
   return fields;
 }
 
-export function dottedPath(path: readonly PropertyKey[]): string {
-  return path.map(String).join('.');
+/** `customer_details.email`, from a path of keys or of Standard Schema segments holding keys. */
+export function dottedPath(path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
+  return path.map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.');
+}
+
+/** Parses caller input with a request schema, or throws `RequestValidationError`. */
+export function validate<T>(schema: Schema<T, unknown>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new RequestValidationError(issuesToFields(result.error.issues));
+  return result.data;
 }

@@ -1,6 +1,8 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, pathSegment, Resource, validate } from '../core/resource.js';
+import type { ListParams } from '../core/api.js';
+import { path } from '../core/path.js';
+import { Resource } from '../core/resource.js';
 import {
   currencyParam,
   datetimeParam,
@@ -11,6 +13,7 @@ import {
   moneyParam,
   openEnum,
   textParam,
+  validate,
   z,
 } from '../core/schema.js';
 
@@ -168,7 +171,7 @@ const chargeCreateParams = z.strictObject({
  */
 export type ChargeCreateParams = z.input<typeof chargeCreateParams>;
 
-const chargeList = listEnvelope(chargeSchema);
+const chargeList = z.array(chargeSchema);
 
 /** Payment charges: QRIS and virtual account. */
 export class Charges extends Resource {
@@ -187,8 +190,9 @@ export class Charges extends Resource {
    * console.log(charge.qr_code_url);
    * ```
    */
-  create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
-    return this.submit('v1/payments/charges', () => validate(chargeCreateParams, params), createdChargeSchema, options);
+  async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
+    const body = validate(chargeCreateParams, params);
+    return this.api.post('/v1/payments/charges', { ...options, body, schema: createdChargeSchema });
   }
 
   /**
@@ -201,8 +205,8 @@ export class Charges extends Resource {
    * if (charge.status === 'success') console.log('paid at', charge.paid_at);
    * ```
    */
-  retrieve(id: string, options?: RequestOptions): Promise<Charge> {
-    return this.fetchOne(() => `v1/payments/charges/${pathSegment('id', id)}`, chargeSchema, options);
+  async retrieve(id: string, options?: RequestOptions): Promise<Charge> {
+    return this.api.get(path`/v1/payments/charges/${id}`, { ...options, schema: chargeSchema });
   }
 
   /**
@@ -217,6 +221,6 @@ export class Charges extends Resource {
    * ```
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Charge> {
-    return this.paginate('v1/payments/charges', chargeList, params, options);
+    return this.api.list('/v1/payments/charges', chargeList, params, options);
   }
 }

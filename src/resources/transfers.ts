@@ -1,7 +1,18 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, Resource, validate } from '../core/resource.js';
-import { currencyParam, looseObject, maybe, money, moneyParam, openEnum, textParam, z } from '../core/schema.js';
+import type { ListParams } from '../core/api.js';
+import { Resource } from '../core/resource.js';
+import {
+  currencyParam,
+  looseObject,
+  maybe,
+  money,
+  moneyParam,
+  openEnum,
+  textParam,
+  validate,
+  z,
+} from '../core/schema.js';
 
 const transferSchema = looseObject({
   /** Unique identifier of the transfer. */
@@ -62,7 +73,7 @@ const transferCreateParams = z.strictObject({
  */
 export type TransferCreateParams = z.input<typeof transferCreateParams>;
 
-const transferList = listEnvelope(transferSchema);
+const transferList = z.array(transferSchema);
 
 /** Instant transfers from the caller's account to another account of the platform. */
 export class Transfers extends Resource {
@@ -80,8 +91,9 @@ export class Transfers extends Resource {
    * );
    * ```
    */
-  create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
-    return this.submit('v1/transfers', () => validate(transferCreateParams, params), transferSchema, options);
+  async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
+    const body = validate(transferCreateParams, params);
+    return this.api.post('/v1/transfers', { ...options, body, schema: transferSchema });
   }
 
   /**
@@ -89,6 +101,6 @@ export class Transfers extends Resource {
    * {@link Page}, or `for await` over it for every transfer across pages.
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Transfer> {
-    return this.paginate('v1/transfers', transferList, params, options);
+    return this.api.list('/v1/transfers', transferList, params, options);
   }
 }
