@@ -46,7 +46,7 @@ export function relativePath(value: unknown): string {
     return refuse(`Path must be relative to the base URL, such as /v1/payouts (got ${JSON.stringify(shown)})`);
   if (/[?#]/.test(value))
     return refuse(`Path must not hold a query or fragment; pass the query option (got ${JSON.stringify(shown)})`);
-  if (/[\s\\\x00-\x1f\x7f]/.test(value))
+  if (/[\s\\\p{Cc}]/u.test(value))
     return refuse(`Path must not hold whitespace, control characters or backslashes (got ${JSON.stringify(shown)})`);
   const relative = value.startsWith('/') ? value.slice(1) : value;
   for (const segment of relative.split('/')) {
