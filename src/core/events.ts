@@ -4,7 +4,7 @@
  * throws (or returns a rejected promise) is reported at warn level and never
  * breaks or delays the call.
  */
-import type { LunasError } from './errors.js';
+import { LunasError } from './errors.js';
 import type { Log } from './log.js';
 
 /**
@@ -66,11 +66,22 @@ export class Events {
   };
 
   add<E extends keyof ClientEvents>(name: E, listener: ClientEventListener<E>): void {
-    this.#listeners[name].add(listener);
+    // Refused here, not at the first emit: a typo or a non-function would
+    // otherwise fail silently, or on every request.
+    if (typeof listener !== 'function') throw new LunasError('An event listener must be a function');
+    this.#listenersOf(name).add(listener);
   }
 
   remove<E extends keyof ClientEvents>(name: E, listener: ClientEventListener<E>): void {
-    this.#listeners[name].delete(listener);
+    this.#listenersOf(name).delete(listener);
+  }
+
+  #listenersOf<E extends keyof ClientEvents>(name: E): Set<ClientEventListener<E>> {
+    if (!Object.hasOwn(this.#listeners, name)) {
+      const shown = typeof name === 'string' ? JSON.stringify(name) : `of type ${typeof name}`;
+      throw new LunasError(`Unknown event ${shown}: a client emits 'request' or 'response'`);
+    }
+    return this.#listeners[name];
   }
 
   /** Whether anyone listens: lets the transport skip building events nobody reads. */

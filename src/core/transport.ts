@@ -126,7 +126,12 @@ export class Transport {
     const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
     const label = `${spec.method} /${spec.path}`;
     const observed = events.has('request') || events.has('response');
-    const url = `${this.#config.baseURL}/${target}`;
+    // As sent (fetch percent-encodes a raw path), and without the key should a
+    // caller have put it in a path or query: events and log lines show it.
+    const url =
+      observed || log.enabled('debug')
+        ? redact(new URL(`${this.#config.baseURL}/${target}`).href, this.#config.apiKey)
+        : '';
 
     for (let attempt = 1; ; attempt++) {
       let failure: LunasError;
