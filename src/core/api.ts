@@ -72,7 +72,12 @@ export class API {
   /** GET `path`; resolves to the envelope's `data`, checked by `schema` when given. */
   async get<T>(path: string, options?: GetOptions<T> | null): Promise<T> {
     const { query, schema, ...rest } = options ?? {};
-    const spec = { method: 'GET', path: relativePath(path), query: checkQuery(query), schema } as const;
+    const spec = {
+      method: 'GET',
+      path: relativePath(path),
+      query: checkQuery(query),
+      schema: checkSchema(schema),
+    } as const;
     const { body, info } = await this.#transport.request<T>(spec, rest);
     return remember(body, info);
   }
@@ -80,7 +85,12 @@ export class API {
   /** POST `body` as JSON to `path`, with an Idempotency-Key; resolves like {@link API.get}. */
   async post<T>(path: string, options?: PostOptions<T> | null): Promise<T> {
     const { body, schema, ...rest } = options ?? {};
-    const spec = { method: 'POST', path: relativePath(path), body: serialize(body), schema } as const;
+    const spec = {
+      method: 'POST',
+      path: relativePath(path),
+      body: serialize(body),
+      schema: checkSchema(schema),
+    } as const;
     const result = await this.#transport.request<T>(spec, rest);
     return remember(result.body, result.info);
   }
@@ -111,8 +121,11 @@ export class API {
 
 function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;
-  if (typeof query !== 'object' || Array.isArray(query))
-    throw new RequestValidationError({ query: ['Query must be an object of strings, numbers and booleans'] });
+  // Only a plain object's own entries are read: a URLSearchParams or a Map
+  // has none, and would be sent as no query at all.
+  const prototype: unknown = typeof query === 'object' ? Object.getPrototypeOf(query) : undefined;
+  if (prototype !== Object.prototype && prototype !== null)
+    throw new RequestValidationError({ query: ['Query must be a plain object of strings, numbers and booleans'] });
   const problems: FieldErrors = {};
   for (const [name, value] of Object.entries(query)) {
     const ok =
@@ -125,6 +138,18 @@ function checkQuery(query: unknown): Record<string, string | number | boolean | 
   }
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
   return query as QueryParams;
+}
+
+/**
+ * The schema, once it is known to be a Standard Schema: anything else would
+ * only fail once the response is in, after the request was sent.
+ */
+function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T> | undefined {
+  if (schema === undefined) return undefined;
+  const standard = (schema as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
+  if (typeof standard?.validate !== 'function')
+    throw new RequestValidationError({ schema: ['Schema must be a Standard Schema, such as a zod or valibot schema'] });
+  return schema;
 }
 
 /** The body as JSON text, once, so a body JSON cannot carry is refused before sending. */
