@@ -144,6 +144,14 @@ async function* itemsFrom<T>(
 
 const MAX_TIES_REMEMBERED = 1_000;
 
+/** What a refused `toArray` limit was, as the message shows it: `"5"` for a string, not `5`. */
+function describeLimit(limit: unknown): string {
+  if (limit === undefined) return 'missing';
+  if (typeof limit === 'string') return `got ${JSON.stringify(limit)}`;
+  if (typeof limit === 'number' || typeof limit === 'boolean' || limit === null) return `got ${String(limit)}`;
+  return `got ${typeof limit === 'object' ? 'an object' : `a ${typeof limit}`}`;
+}
+
 /** The most items `toArray` collects: more belongs in a `for await` loop. */
 const MAX_TO_ARRAY = 10_000;
 
@@ -278,12 +286,10 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   async toArray(options: { limit: number }): Promise<T[]> {
     const limit = (options as { limit?: unknown } | null | undefined)?.limit;
     if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
-      const got =
-        limit === undefined
-          ? 'missing'
-          : `got ${typeof limit === 'object' && limit !== null ? 'an object' : String(limit)}`;
       throw new RequestValidationError({
-        limit: [`Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${got}); use for await for longer walks`],
+        limit: [
+          `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeLimit(limit)}); use for await for longer walks`,
+        ],
       });
     }
     const items: T[] = [];
