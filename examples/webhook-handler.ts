@@ -1,11 +1,12 @@
 /**
- * Receive webhook events with node:http, parse them with `parseEvent`, and
- * confirm with the API before acting (events carry no signature).
+ * Receive webhook events with node:http and confirm each with the API before
+ * answering (events carry no signature): `client.webhooks.confirm` parses the
+ * event and reads its charge back.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/webhook-handler.ts
  * Then point your webhook at the printed URL. Set EXIT_AFTER_EVENTS=n to stop after n events.
  */
 import { createServer } from 'node:http';
-import { Client, EventValidationError, isChargeEvent, parseEvent } from 'lunas-sdk';
+import { Client, EventValidationError, NotFoundError } from 'lunas-sdk';
 
 const client = new Client();
 const exitAfter = Number(process.env.EXIT_AFTER_EVENTS ?? Infinity);
@@ -16,17 +17,19 @@ const server = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', async () => {
     try {
-      const event = parseEvent(Buffer.concat(chunks));
-      response.writeHead(204).end(); // acknowledge first; do the work after
-      if (isChargeEvent(event) && event.type === 'payment_charge.succeeded') {
-        const charge = await client.charges.retrieve(event.data.id); // trust the API, not the message
+      // Trust the charge the API reports, not the one in the message.
+      const { event, charge } = await client.webhooks.confirm(Buffer.concat(chunks));
+      if (event.type === 'payment_charge.succeeded' && charge) {
         console.log(`${event.type}: ${charge.id} is ${charge.status} (${charge.amount} ${charge.currency})`);
       } else {
         console.log(`${event.type}: ignored`);
       }
+      response.writeHead(204).end(); // acknowledged only once confirmed
     } catch (error) {
-      if (error instanceof EventValidationError) response.writeHead(400).end();
-      else console.error(error);
+      // 400: not an event; 404: it names no charge of ours; 503: it could not be confirmed now.
+      const status = error instanceof EventValidationError ? 400 : error instanceof NotFoundError ? 404 : 503;
+      if (status === 503) console.error(error);
+      response.writeHead(status).end();
     }
     if (++received >= exitAfter) server.close();
   });
