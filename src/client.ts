@@ -145,6 +145,8 @@ export class Client {
    * and never breaks the call. Clients made by {@link Client.withOptions}
    * share this client's listeners, in both directions.
    *
+   * @throws {LunasError} for an event other than `request` or `response`, or a listener that is not a function.
+   *
    * @example
    * ```ts
    * client.on('response', (e) => metrics.timing('lunas.request', e.durationMs, { status: String(e.status) }));
@@ -155,7 +157,11 @@ export class Client {
     return this;
   }
 
-  /** Stops calling a listener added with {@link Client.on}. */
+  /**
+   * Stops calling a listener added with {@link Client.on}.
+   *
+   * @throws {LunasError} for an event other than `request` or `response`.
+   */
   off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     this.#events.remove(event, listener);
     return this;

@@ -15,18 +15,42 @@ export interface StandardSchema<Output = unknown> {
     /** Checks a value; may answer asynchronously. */
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     /** Carries the output type for inference; absent at run time. */
-    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+    readonly types?:
+      | {
+          /** The type the schema accepts. */
+          readonly input: unknown;
+          /** The type the schema produces: what `client.get` resolves to. */
+          readonly output: Output;
+        }
+      | undefined;
   };
 }
 
 /** What a Standard Schema's `validate` answers: a value, or the issues found. */
 export type StandardResult<Output> =
-  { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+  | {
+      /** The checked value, possibly transformed by the schema. */
+      readonly value: Output;
+      /** Absent on success. */
+      readonly issues?: undefined;
+    }
+  | {
+      /** Every problem found; the value is refused. */
+      readonly issues: readonly StandardIssue[];
+    };
 
 /** One problem a Standard Schema found. */
 export interface StandardIssue {
   /** What is wrong. */
   readonly message: string;
   /** Where: keys, or segments holding a key. */
-  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+  readonly path?:
+    | readonly (
+        | PropertyKey
+        | {
+            /** The key of this segment. */
+            readonly key: PropertyKey;
+          }
+      )[]
+    | undefined;
 }
