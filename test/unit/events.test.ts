@@ -252,6 +252,30 @@ describe('one request and one response event per attempt', () => {
     expect(responses(seen).map((event) => event.status)).toEqual([200, 200]);
   });
 
+  it('a look-ahead page cancelled by leaving the loop ends with an APIUserAbortError event', async () => {
+    serveList('/v1/payouts', {
+      items: makeItems(30),
+      before: (request) => (request.page === 2 ? sleep(5_000) : undefined),
+    });
+    const client = makeClient();
+    const seen = record(client);
+    for await (const payout of client.payouts.list({ pagesize: 10 })) {
+      void payout;
+      await sleep(50); // page 2 is requested ahead meanwhile
+      break;
+    }
+    for (let i = 0; i < 100 && responses(seen).length < 2; i++) await sleep(10);
+    expect(seen.map((entry) => `${entry.name} ${new URL(entry.event.url).searchParams.get('page')}`)).toEqual([
+      'request 1',
+      'response 1',
+      'request 2',
+      'response 2',
+    ]);
+    const cancelled = responses(seen)[1]!;
+    expect(cancelled.error).toBeInstanceOf(APIUserAbortError);
+    expect([cancelled.status, cancelled.willRetry]).toEqual([undefined, false]);
+  });
+
   it('the url is the one sent, percent-encoded, under a base URL with a path', async () => {
     const base = 'https://gateway.lunas.test/lunas';
     const seenURLs: string[] = [];
