@@ -2,7 +2,14 @@
  * Tell apart the failures a merchant backend should handle differently.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/handle-errors.ts
  */
-import { APIConnectionError, BadRequestError, Client, LunasError, NotFoundError, RequestValidationError } from 'lunas-sdk';
+import {
+  APIConnectionError,
+  BadRequestError,
+  Client,
+  LunasError,
+  NotFoundError,
+  RequestValidationError,
+} from 'lunas-sdk';
 
 const client = new Client({ maxRetries: 3, timeout: 10_000 });
 

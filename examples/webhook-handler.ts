@@ -1,14 +1,15 @@
 /**
+/**
  * Receive webhook events with node:http and act only on what the API confirms.
- * An event carries no signature, so it is only a hint: the handler retrieves the
- * charge it names, acts on that charge, and answers 2xx only once it has done
- * so. When the charge cannot be read, it answers 503, so the event is not
- * marked as handled.
+ * An event carries no signature, so it is only a hint: `client.webhooks.confirm`
+ * parses it and reads the charge it names back from the API; the handler acts
+ * on that charge, and answers 2xx only once it has done so. When the charge
+ * cannot be read, it answers 503, so the event is not marked as handled.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/webhook-handler.ts
  * Then point your webhook at the printed URL. Set EXIT_AFTER_EVENTS=n to stop after n events.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import { type Charge, Client, isChargeEvent, parseEvent } from 'lunas-sdk';
+import { type Charge, Client, EventValidationError, NotFoundError } from 'lunas-sdk';
 
 const client = new Client();
 const exitAfter = Number(process.env.EXIT_AFTER_EVENTS ?? Infinity);
@@ -30,26 +31,27 @@ async function handle(request: IncomingMessage): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
 
-  let event;
   try {
-    event = parseEvent(Buffer.concat(chunks));
-  } catch {
-    console.log('not an event: refused');
-    return 400; // EventValidationError
-  }
-  if (!isChargeEvent(event)) {
-    console.log(`${event.type}: ignored`);
-    return 204;
-  }
-
-  try {
-    const charge = await client.charges.retrieve(event.data.id); // trust the API, not the event
+    // Trust the charge the API reports, not the one in the event.
+    const { event, charge } = await client.webhooks.confirm(Buffer.concat(chunks));
+    if (charge === undefined) {
+      console.log(`${event.type}: ignored`);
+      return 204;
+    }
     console.log(`${event.type}: ${charge.id} is ${charge.status} (${charge.amount} ${charge.currency})`);
     if (charge.status === 'success') await fulfilOrder(charge);
     return 204;
   } catch (error) {
+    if (error instanceof EventValidationError) {
+      console.log('not an event: refused');
+      return 400;
+    }
+    if (error instanceof NotFoundError) {
+      console.log('names no charge of ours: refused');
+      return 404;
+    }
     // Not confirmed, so not handled: a periodic check of pending charges catches what is never redelivered.
-    console.error(`${event.type}: could not confirm ${event.data.id}: ${String(error)}`);
+    console.error(`could not confirm the event: ${String(error)}`);
     return 503;
   }
 }

@@ -1,4 +1,7 @@
+import { API, type GetOptions, type PostOptions } from './core/api.js';
 import { LunasError } from './core/errors.js';
+import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
+import type { StandardSchema } from './core/standard-schema.js';
 import { isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
 import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
 import { Transport } from './core/transport.js';
@@ -7,6 +10,7 @@ import { PaymentMethods } from './resources/payment-methods.js';
 import { Payouts } from './resources/payouts.js';
 import { Transfers } from './resources/transfers.js';
 import { VERSION } from './version.js';
+import { Webhooks } from './webhooks.js';
 
 /**
  * Options of {@link Client}. Every one is optional; the key and URL default to
@@ -53,6 +57,9 @@ export interface ClientOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Handed from withOptions() to the constructor it calls, so the derived client shares the listeners. */
+let inheritedEvents: Events | undefined;
 const DEFAULT_MAX_RETRIES = 2;
 
 /**
@@ -75,6 +82,8 @@ export class Client {
   readonly payouts: Payouts;
   /** Payment methods: list. */
   readonly paymentMethods: PaymentMethods;
+  /** Webhook events: confirm one by reading its charge back. */
+  readonly webhooks: Webhooks;
   /** The base URL requests are sent to. */
   readonly baseURL: string;
   /** Per-attempt timeout in ms. */
@@ -82,6 +91,8 @@ export class Client {
   /** Retries after the first attempt. */
   readonly maxRetries: number;
   readonly #options: ClientOptions;
+  readonly #api: API;
+  readonly #events: Events;
 
   /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed. */
   constructor(options: ClientOptions = {}) {
@@ -106,6 +117,9 @@ export class Client {
       throw new LunasError('The fetch option must be a fetch-compatible function');
     }
 
+    // A client made by withOptions() shares its parent's listeners.
+    this.#events = inheritedEvents ?? new Events();
+    inheritedEvents = undefined;
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -115,11 +129,78 @@ export class Client {
       defaultHeaders,
       userAgent: `lunas/${VERSION}`,
       log: new Log(options.logger ?? console, logLevel(options.logLevel), apiKey),
+      events: this.#events,
     });
-    this.charges = new Charges(transport);
-    this.transfers = new Transfers(transport);
-    this.payouts = new Payouts(transport);
-    this.paymentMethods = new PaymentMethods(transport);
+    this.#api = new API(transport);
+    this.charges = new Charges(this.#api);
+    this.transfers = new Transfers(this.#api);
+    this.payouts = new Payouts(this.#api);
+    this.paymentMethods = new PaymentMethods(this.#api);
+    this.webhooks = new Webhooks(this.charges);
+  }
+
+  /**
+   * Calls `listener` for each `request` (before every attempt is sent) or
+   * `response` (when every attempt ends, with or without a response). Events
+   * never carry the API key. A listener that throws is logged at warn level
+   * and never breaks the call. Clients made by {@link Client.withOptions}
+   * share this client's listeners, in both directions.
+   *
+   * @throws {LunasError} for an event other than `request` or `response`, or a listener that is not a function.
+   *
+   * @example
+   * ```ts
+   * client.on('response', (e) => metrics.timing('lunas.request', e.durationMs, { status: String(e.status) }));
+   * ```
+   */
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    this.#events.add(event, listener);
+    return this;
+  }
+
+  /**
+   * Stops calling a listener added with {@link Client.on}.
+   *
+   * @throws {LunasError} for an event other than `request` or `response`.
+   */
+  off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    this.#events.remove(event, listener);
+    return this;
+  }
+
+  /**
+   * GET an endpoint the SDK has no method for yet. `path` is relative to the
+   * base URL, as in the service's docs. Every rule of the SDK's own methods
+   * applies: retries, timeout, signal, events, envelope decoding, typed
+   * errors. Resolves to the success envelope's `data`: `unknown`, or typed
+   * and checked by `options.schema` (any Standard Schema: zod, valibot, arktype).
+   *
+   * @example
+   * ```ts
+   * const data = await client.get('/v1/payouts', { query: { page: 1, pagesize: 100 } });
+   * const payout = await client.get('/v1/payouts/po_1', { schema: PayoutSchema });
+   * ```
+   */
+  get(path: string, options?: GetOptions<unknown> & { schema?: undefined }): Promise<unknown>;
+  get<T>(path: string, options: GetOptions<T> & { schema: StandardSchema<T> }): Promise<T>;
+  get<T>(path: string, options?: GetOptions<T>): Promise<T> {
+    return this.#api.get(path, options);
+  }
+
+  /**
+   * POST to an endpoint the SDK has no method for yet, with `body` sent as
+   * JSON. Like every POST it carries an Idempotency-Key (yours, or a UUID),
+   * the same on every attempt. Otherwise as {@link Client.get}.
+   *
+   * @example
+   * ```ts
+   * const created = await client.post('/v1/transfers', { body, idempotencyKey: `settle-${invoice.id}` });
+   * ```
+   */
+  post(path: string, options?: PostOptions<unknown> & { schema?: undefined }): Promise<unknown>;
+  post<T>(path: string, options: PostOptions<T> & { schema: StandardSchema<T> }): Promise<T>;
+  post<T>(path: string, options?: PostOptions<T>): Promise<T> {
+    return this.#api.post(path, options);
   }
 
   /**
@@ -132,8 +213,13 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    const changed = Object.entries(overrides).filter(([, value]) => value !== undefined);
-    return new Client({ ...this.#options, ...Object.fromEntries(changed) });
+    const changed = Object.entries(overrides ?? {}).filter(([, value]) => value !== undefined);
+    inheritedEvents = this.#events;
+    try {
+      return new Client({ ...this.#options, ...Object.fromEntries(changed) });
+    } finally {
+      inheritedEvents = undefined;
+    }
   }
 }
 

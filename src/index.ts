@@ -36,7 +36,10 @@ export {
 export type { Logger, LogLevel } from './core/log.js';
 export { Page, type PageEnvelope, PagePromise } from './core/pagination.js';
 export type { RequestOptions } from './core/request-options.js';
-export { getResponseInfo, type ListParams } from './core/resource.js';
+export type { GetOptions, ListParams, PostOptions, QueryParams } from './core/api.js';
+export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
+export { getResponseInfo } from './core/response-info.js';
+export type { StandardIssue, StandardResult, StandardSchema } from './core/standard-schema.js';
 export type { ResponseInfo } from './core/transport.js';
 export {
   type Charge,
@@ -61,4 +64,6 @@ export {
   type LunasEvent,
   parseEvent,
   type UnknownEvent,
+  type WebhookConfirmation,
+  Webhooks,
 } from './webhooks.js';

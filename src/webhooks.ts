@@ -6,8 +6,9 @@
  * retrieve the charge by `data.id` and trust what the API says.
  */
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
+import type { RequestOptions } from './core/request-options.js';
 import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
-import { type Charge, chargeSchema } from './resources/charges.js';
+import { type Charge, type Charges, chargeSchema } from './resources/charges.js';
 
 /** The event types the service documents. */
 export const CHARGE_EVENT_TYPES = [
@@ -139,4 +140,57 @@ export function parseEvent(body: string | Uint8Array | object): LunasEvent {
     );
   }
   return result.data as LunasEvent;
+}
+
+/**
+ * What {@link Webhooks.confirm} found: a charge event with the charge as the
+ * API reports it now, or an event of a type this version does not know.
+ */
+export type WebhookConfirmation =
+  | {
+      /** The event as received: a hint of what changed, not proof. */
+      event: ChargeEvent;
+      /** The charge read back from the API: act on this, not on `event.data`. */
+      charge: Charge;
+    }
+  | {
+      /** An event of a type this version of lunas does not know, kept whole. */
+      event: UnknownEvent;
+      /** Nothing was read back for an unknown event. */
+      charge: undefined;
+    };
+
+/**
+ * Webhook events. The service documents no signature, so an event proves
+ * nothing by itself: {@link Webhooks.confirm} reads the charge back from the
+ * API, which is the one source to act on.
+ */
+export class Webhooks {
+  readonly #charges: Charges;
+
+  /** @internal Created by {@link Client}. */
+  constructor(charges: Charges) {
+    this.#charges = charges;
+  }
+
+  /**
+   * Parses a webhook body (as {@link parseEvent} does) and, for a charge
+   * event, retrieves the charge it names. Act on `charge`: it is what the API
+   * says now, whatever the event claimed. Rejects with `EventValidationError`
+   * for a body that is not an event, and as `charges.retrieve` does when the
+   * charge cannot be read (a `NotFoundError` means the event named a charge
+   * that does not exist: answer 4xx, do not act).
+   *
+   * @example
+   * ```ts
+   * const { event, charge } = await client.webhooks.confirm(rawBody);
+   * if (charge?.status === 'success') await fulfilOrder(charge.client_reference_id);
+   * ```
+   */
+  async confirm(body: string | Uint8Array | object, options?: RequestOptions): Promise<WebhookConfirmation> {
+    const event = parseEvent(body);
+    if (!isChargeEvent(event)) return { event, charge: undefined };
+    const charge = await this.#charges.retrieve(event.data.id, options);
+    return { event, charge };
+  }
 }

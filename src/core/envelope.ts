@@ -13,7 +13,9 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { redact } from './log.js';
-import { dottedPath, type ParseIssue, type Parser } from './schema.js';
+import type { PageEnvelope } from './pagination.js';
+import { dottedPath } from './schema.js';
+import type { StandardIssue, StandardSchema } from './standard-schema.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -47,8 +49,21 @@ function parseJson(text: string, secret: string): { ok: true; value: unknown } |
   }
 }
 
-/** Parses a 2xx response with `schema` (which describes the whole success envelope). */
-export function decodeSuccess<T>(raw: RawResponse, schema: Parser<T>): T {
+/** The list envelope's paging fields, each an integer. */
+const PAGE_FIELDS = ['page', 'page_size', 'total_items'] as const;
+
+/**
+ * Parses a 2xx response: a `success` envelope whose `data` `schema` checks
+ * (any Standard Schema; unchecked without one). For a list (`page` is the
+ * page requested), the result is the envelope's `data` with its paging
+ * fields; otherwise the `data` alone.
+ */
+export async function decodeSuccess(
+  raw: RawResponse,
+  schema: StandardSchema<unknown> | undefined,
+  page: number | undefined,
+): Promise<unknown> {
+  const list = page !== undefined;
   const parsed = parseJson(raw.text, raw.secret);
   if (!parsed.ok) {
     throw invalidResponse(raw, [{ path: '', message: raw.text === '' ? 'the body is empty' : 'the body is not JSON' }]);
@@ -60,14 +75,50 @@ export function decodeSuccess<T>(raw: RawResponse, schema: Parser<T>): T {
     if (body.status === 'fail' || body.status === 'error') throw apiError(raw, body);
     throw invalidResponse(raw, [{ path: 'status', message: 'expected "success"' }]);
   }
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    throw invalidResponse(
-      raw,
-      result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: describeIssue(issue) })),
-    );
+  const issues: ResponseIssue[] = [];
+  if (!Object.hasOwn(body, 'data')) issues.push({ path: 'data', message: 'missing' });
+  else if (list && !Array.isArray(body.data)) issues.push({ path: 'data', message: 'expected array' });
+  if (list) {
+    for (const name of PAGE_FIELDS)
+      if (!Number.isSafeInteger(body[name])) issues.push({ path: name, message: 'expected int' });
   }
-  return result.data;
+  if (list && issues.length === 0) issues.push(...pagingIssues(body as unknown as PageEnvelope<unknown>, page));
+  if (issues.length > 0) throw invalidResponse(raw, issues);
+  let data = body.data;
+  if (schema !== undefined) {
+    const result = await schema['~standard'].validate(data);
+    if (result.issues !== undefined) {
+      throw invalidResponse(
+        raw,
+        result.issues.map((issue) => ({
+          path: dottedPath(['data', ...(issue.path ?? [])]),
+          message: describeIssue(issue),
+        })),
+      );
+    }
+    data = result.value;
+  }
+  return list ? { data, page: body.page, page_size: body.page_size, total_items: body.total_items } : data;
+}
+
+/**
+ * The pagination rules a walk relies on to end: the page asked for, a page
+ * size of at least 1, and no full page after the first that starts beyond
+ * `total_items` (a service serving pages it does not count; this is what
+ * ends a walk over items without ids that the service keeps repeating).
+ * Each breach is a `ResponseValidationError`, never a walk that stops early
+ * or never stops.
+ */
+function pagingIssues(answer: PageEnvelope<unknown>, requested: number): ResponseIssue[] {
+  const before = (requested - 1) * answer.page_size;
+  if (answer.page !== requested)
+    return [{ path: 'page', message: `expected ${requested}, the page requested, got ${answer.page}` }];
+  if (answer.page_size < 1) return [{ path: 'page_size', message: `expected at least 1, got ${answer.page_size}` }];
+  if (requested > 1 && answer.data.length >= answer.page_size && before >= answer.total_items) {
+    const message = `a full page of ${answer.data.length} items after the first ${before}, beyond total_items (${answer.total_items})`;
+    return [{ path: 'data', message }];
+  }
+  return [];
 }
 
 /** The error for a non-2xx response, with the service's message when the body has one. */
@@ -143,7 +194,10 @@ function invalidResponse(raw: RawResponse, issues: ResponseIssue[]): ResponseVal
   });
 }
 
-function describeIssue(issue: ParseIssue): string {
+/** A Standard Schema issue; zod's also carry a `code` and the `expected` type, for a shorter message. */
+type SchemaIssue = StandardIssue & { code?: unknown; expected?: unknown };
+
+function describeIssue(issue: SchemaIssue): string {
   if (issue.code === 'invalid_type') return `expected ${String(issue.expected)}`;
   if (issue.code === 'invalid_union') return 'does not match any accepted type';
   return issue.message;

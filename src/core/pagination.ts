@@ -3,9 +3,8 @@
  * {@link PagePromise} that `list()` returns, awaitable for the first page and
  * `for await`-able over every item from there on.
  */
-import { LunasError } from './errors.js';
+import { LunasError, RequestValidationError } from './errors.js';
 import { ItemWalk, type WalkContext } from './item-walk.js';
-import { type Schema, z } from './schema.js';
 
 export type { ListOrder } from './item-walk.js';
 
@@ -27,40 +26,6 @@ export type PageFetcher<T> = (page: number, signal?: AbortSignal) => Promise<Pag
 /** @internal What every page of one list shares: how to fetch another, and what a walk needs to know. */
 export interface PageSource<T> extends WalkContext {
   readonly fetch: PageFetcher<T>;
-}
-
-/**
- * `envelope` for the answer to a request for page `requested`, checked
- * against the pagination rules a walk relies on to end: the page asked for,
- * a page size of at least 1, and no full page after the first that starts
- * beyond `total_items` (a service serving pages it does not count; this is
- * what ends a walk over items without ids that the service keeps repeating).
- * Each is a `ResponseValidationError` rather than a walk that stops early or
- * never stops.
- */
-export function answerTo<T>(
-  envelope: Schema<PageEnvelope<T>, unknown>,
-  requested: number,
-): Schema<PageEnvelope<T>, unknown> {
-  const rules = z.custom<PageEnvelope<T>>().check(
-    z.superRefine((answer, context) => {
-      const issue = (path: keyof PageEnvelope<T>, message: string) =>
-        context.issues.push({ code: 'custom', path: [path], message, input: answer[path] });
-      const before = (requested - 1) * answer.page_size;
-      if (answer.page !== requested) {
-        issue('page', `expected ${requested}, the page requested, got ${answer.page}`);
-      } else if (answer.page_size < 1) {
-        issue('page_size', `expected at least 1, got ${answer.page_size}`);
-      } else if (requested > 1 && answer.data.length >= answer.page_size && before >= answer.total_items) {
-        issue(
-          'data',
-          `a full page of ${answer.data.length} items after the first ${before}, ` +
-            `beyond total_items (${answer.total_items})`,
-        );
-      }
-    }),
-  );
-  return z.pipe(envelope, rules);
 }
 
 // Lets the item walk, outside the class, read a page's source.
@@ -127,15 +92,24 @@ export class Page<T> implements AsyncIterable<T> {
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     // A generator method would keep `this`, the first page, alive for the
     // whole walk; the static walker lets each page go once it is passed.
-    return Page.#walk(this);
+    return Page.walk(this);
   }
 
-  static async *#walk<T>(current: Page<T>): AsyncGenerator<Page<T>, void, undefined> {
+  /**
+   * @internal The walk behind {@link iterPages}. `lookAhead` says, for the
+   * page about to be yielded, whether to fetch the next one while the caller
+   * works on it; when it says no, the next page is fetched only if asked for.
+   */
+  static async *walk<T>(
+    current: Page<T>,
+    lookAhead?: (page: Page<T>) => boolean,
+  ): AsyncGenerator<Page<T>, void, undefined> {
+    // No default value for lookAhead: a generator with one keeps its first argument (page 1) alive.
     let ahead: AbortController | undefined;
     try {
       while (true) {
         let next: Promise<Page<T>> | undefined;
-        if (current.hasNextPage()) {
+        if (current.hasNextPage() && (lookAhead === undefined || lookAhead(current))) {
           ahead = new AbortController();
           next = current.#source.fetch(current.page + 1, ahead.signal);
           // Handled when awaited below; without this an abandoned walk would
@@ -143,8 +117,8 @@ export class Page<T> implements AsyncIterable<T> {
           next.catch(() => undefined);
         }
         yield current;
-        if (next === undefined) return;
-        current = await next;
+        if (!current.hasNextPage()) return;
+        current = await (next ?? current.#source.fetch(current.page + 1));
         ahead = undefined;
       }
     } finally {
@@ -167,11 +141,14 @@ export class Page<T> implements AsyncIterable<T> {
  * whole walk (a `yield*` into another would cost a hop per item), which lets
  * go of the first page once it has moved past it.
  */
-async function* itemsFrom<T>(first: Page<T> | Promise<Page<T>> | undefined): AsyncGenerator<T, void, undefined> {
+async function* itemsFrom<T>(
+  first: Page<T> | Promise<Page<T>> | undefined,
+  lookAhead?: (page: Page<T>) => boolean,
+): AsyncGenerator<T, void, undefined> {
   let start: Page<T> | undefined = await first!;
   first = undefined;
   const walk = new ItemWalk(sourceOf(start));
-  const pages = start.iterPages();
+  const pages = Page.walk(start, lookAhead);
   start = undefined;
   try {
     for await (const page of pages) {
@@ -241,4 +218,47 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return itemsFrom(this.#firstPage());
   }
+
+  /**
+   * Collects at most `limit` items, walking exactly as `for await` does (the
+   * same de-duplication, in the same order), and stops as soon as it has
+   * them: no page is requested, not even ahead, once the pages in hand can
+   * fill the limit. `limit` is required, an integer from 1 to 10,000, so
+   * nobody loads an unbounded list into memory by accident; anything else
+   * rejects with `RequestValidationError` before a request is sent.
+   *
+   * @example
+   * ```ts
+   * const latest = await client.charges.list({ pagesize: 100 }).toArray({ limit: 500 });
+   * ```
+   */
+  async toArray(options: { limit: number }): Promise<T[]> {
+    const limit = (options as { limit?: unknown } | null | undefined)?.limit;
+    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
+      throw new RequestValidationError({
+        limit: [
+          `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeLimit(limit)}); use for await for longer walks`,
+        ],
+      });
+    }
+    const items: T[] = [];
+    // Look ahead only when this page cannot fill what is still missing.
+    const lookAhead = (page: Page<T>) => items.length + page.data.length < (limit as number);
+    for await (const item of itemsFrom(this.#firstPage(), lookAhead)) {
+      items.push(item);
+      if (items.length === limit) break;
+    }
+    return items;
+  }
+}
+
+/** The most items `toArray` collects: more belongs in a `for await` loop. */
+const MAX_TO_ARRAY = 10_000;
+
+/** What a refused `toArray` limit was, as the message shows it: `"5"` for a string, not `5`. */
+function describeLimit(limit: unknown): string {
+  if (limit === undefined) return 'missing';
+  if (typeof limit === 'string') return `got ${JSON.stringify(limit)}`;
+  if (typeof limit === 'number' || typeof limit === 'boolean' || limit === null) return `got ${String(limit)}`;
+  return `got ${typeof limit === 'object' ? 'an object' : `a ${typeof limit}`}`;
 }

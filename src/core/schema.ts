@@ -7,34 +7,12 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
-import { addFieldMessages, type FieldErrors } from './errors.js';
+import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
 
 export { z };
 
 /** A schema that accepts `In` and parses to `Out`. */
 export type Schema<Out, In = Out> = z.ZodMiniType<Out, In>;
-
-/** One mismatch reported by {@link Parser.safeParse}. */
-export interface ParseIssue {
-  code: string;
-  message: string;
-  /** Set on type mismatches: the type the schema wanted. */
-  expected?: unknown;
-  path: readonly PropertyKey[];
-}
-
-/** What {@link Parser.safeParse} returns. */
-export type ParseResult<T> = { success: true; data: T } | { success: false; error: { issues: readonly ParseIssue[] } };
-
-/**
- * The one thing the transport and the `Resource` base need of a schema. Their
- * signatures take this rather than {@link Schema} because `Resource` (the base
- * of `Charges` and the others) is in the public declarations, and those must
- * name no Zod type. Every Zod schema is a `Parser`.
- */
-export interface Parser<T> {
-  safeParse(input: unknown): ParseResult<T>;
-}
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 const CANONICAL = /^-?(?:0|[1-9]\d*)\.\d\d$/;
@@ -246,6 +224,14 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors
   return fields;
 }
 
-export function dottedPath(path: readonly PropertyKey[]): string {
-  return path.map(String).join('.');
+/** `customer_details.email`, from a path of keys or of Standard Schema segments holding keys. */
+export function dottedPath(path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
+  return path.map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.');
+}
+
+/** Parses caller input with a request schema, or throws `RequestValidationError`. */
+export function validate<T>(schema: Schema<T, unknown>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new RequestValidationError(issuesToFields(result.error.issues));
+  return result.data;
 }

@@ -11,10 +11,12 @@
 import type { KyInstance, Options } from 'ky';
 import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
+import type { Events } from './events.js';
 import { type Log, redact } from './log.js';
+import type { PageEnvelope } from './pagination.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { isRetryable, retryDelay } from './retry.js';
-import type { Parser } from './schema.js';
+import type { StandardSchema } from './standard-schema.js';
 
 /** What the transport needs from the client's options, already checked. */
 export interface TransportConfig {
@@ -26,18 +28,27 @@ export interface TransportConfig {
   defaultHeaders: Record<string, string>;
   userAgent: string;
   log: Log;
+  /** Listeners of request and response events, shared with derived clients. */
+  events: Events;
 }
 
-/** One endpoint call, described by a resource. */
+/** One endpoint call. */
 export interface RequestSpec<T> {
   method: 'GET' | 'POST';
   /** Relative to the base URL, without a leading slash; ids already encoded. */
   path: string;
-  query?: Record<string, number | string | undefined>;
-  /** The validated wire body of a POST. */
-  body?: unknown;
-  /** Describes the whole success envelope. */
-  schema: Parser<T>;
+  query?: Record<string, number | string | boolean | undefined> | undefined;
+  /** The JSON text of a POST's body. */
+  body?: string | undefined;
+  /** Checks the success envelope's `data`; unchecked when absent. */
+  schema?: StandardSchema<T> | undefined;
+}
+
+/** A list call: the result is the page envelope, and `schema` checks its `data`. */
+export interface ListRequestSpec<T> extends RequestSpec<T[]> {
+  method: 'GET';
+  /** The page requested: an answer for another page is refused. */
+  page: number;
 }
 
 /** What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}. */
@@ -105,36 +116,72 @@ export class Transport {
     this.#config.log.write('warn', message);
   }
 
-  async request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<Result<T>> {
+  request<T>(spec: ListRequestSpec<T>, options?: RequestOptions | null): Promise<Result<PageEnvelope<T>>>;
+  request<T>(spec: RequestSpec<T>, options?: RequestOptions | null): Promise<Result<T>>;
+  async request(
+    spec: RequestSpec<unknown> & { page?: number },
+    options: RequestOptions | null = {},
+  ): Promise<Result<unknown>> {
+    options ??= {};
     checkRequestOptions(options);
-    const { log } = this.#config;
+    const { log, events } = this.#config;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeout = options.timeout ?? this.#config.timeout;
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const headers = this.#headers(options.headers, idempotencyKey);
+    const headers = this.#headers(options.headers, idempotencyKey, spec.body !== undefined);
+    const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
     const label = `${spec.method} /${spec.path}`;
+    const observed = events.has('request') || events.has('response');
+    // As sent (fetch percent-encodes a raw path), and without the key should a
+    // caller have put it in a path or query: events and log lines show it.
+    const url =
+      observed || log.enabled('debug')
+        ? redact(new URL(`${this.#config.baseURL}/${target}`).href, this.#config.apiKey)
+        : '';
 
     for (let attempt = 1; ; attempt++) {
       let failure: LunasError;
       let failedHeaders: Headers | undefined;
+      let status: number | undefined;
+      let requestId: string | undefined;
+      const started = observed ? performance.now() : 0;
+      const ended = (error: LunasError | undefined, willRetry: boolean) => {
+        if (observed) {
+          const durationMs = performance.now() - started;
+          const event = { method: spec.method, url, attempt, idempotencyKey };
+          events.emit('response', { ...event, status, requestId, durationMs, error, willRetry }, log);
+        }
+      };
       try {
-        if (log.enabled('debug')) log.write('debug', `${label} attempt ${attempt} of ${maxRetries + 1}`);
-        const raw = await this.#attempt(spec, headers, timeout, options.signal, label, idempotencyKey);
-        const info: ResponseInfo = {
-          status: raw.status,
-          headers: raw.headers,
-          requestId: raw.headers.get('x-request-id') ?? undefined,
-          attempts: attempt,
+        if (log.enabled('debug')) log.write('debug', `${spec.method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
+        if (observed) events.emit('request', { method: spec.method, url, attempt, idempotencyKey }, log);
+        const raw = await this.#attempt(
+          spec.method,
+          target,
+          spec.body,
+          headers,
+          timeout,
+          options.signal,
+          label,
           idempotencyKey,
-        };
-        if (raw.status >= 200 && raw.status < 300) return { body: decodeSuccess(raw, spec.schema), info };
+        );
+        status = raw.status;
+        requestId = raw.headers.get('x-request-id') ?? undefined;
+        const info: ResponseInfo = { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey };
+        if (status >= 200 && status < 300) {
+          const body = await decodeSuccess(raw, spec.schema, spec.page);
+          ended(undefined, false);
+          return { body, info };
+        }
         failure = decodeFailure(raw);
         failedHeaders = raw.headers;
       } catch (error) {
         if (!(error instanceof LunasError)) throw error;
         failure = error;
       }
-      if (attempt > maxRetries || !isRetryable(failure)) throw withAttempts(failure, attempt);
+      const willRetry = attempt <= maxRetries && isRetryable(failure);
+      ended(failure, willRetry);
+      if (!willRetry) throw withAttempts(failure, attempt);
       const wait = retryDelay(attempt, failedHeaders);
       log.write('info', `${label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
       await sleep(wait, options.signal, idempotencyKey);
@@ -145,19 +192,26 @@ export class Transport {
    * Later sources win, whatever the case of the names: SDK defaults, client,
    * call, then auth. A plain record, not `Headers`: ky copies it into one anyway.
    */
-  #headers(extra: Record<string, string> | undefined, idempotencyKey: string | undefined): Record<string, string> {
+  #headers(
+    extra: Record<string, string> | undefined,
+    idempotencyKey: string | undefined,
+    json: boolean,
+  ): Record<string, string> {
     const base = this.#baseHeaders;
-    if (extra === undefined && idempotencyKey === undefined) return base;
+    if (extra === undefined && idempotencyKey === undefined && !json) return base;
     const headers = lowerCased(base, extra);
     // Neither can come from `extra` (checked), but they always win.
     headers.authorization = base.authorization!;
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (json) headers['content-type'] = 'application/json';
     return headers;
   }
 
   /** One attempt, read to the end of the body under one timeout. */
   async #attempt(
-    spec: RequestSpec<unknown>,
+    method: 'GET' | 'POST',
+    target: string,
+    body: string | undefined,
     headers: Record<string, string>,
     timeout: number,
     signal: AbortSignal | undefined,
@@ -180,16 +234,9 @@ export class Transport {
     signal?.addEventListener('abort', abort, { once: true });
     const secret = this.#config.apiKey;
     try {
-      // The query goes into the path: ky's `searchParams` builds the Request twice.
-      const query = spec.query ? queryString(spec.query) : '';
       const http = await this.#http();
       const response = await Promise.race([
-        http(query === '' ? spec.path : `${spec.path}?${query}`, {
-          method: spec.method,
-          headers,
-          attemptSignal: controller.signal,
-          ...(spec.body === undefined ? {} : { json: spec.body }),
-        } as Options),
+        http(target, { method, headers, body, attemptSignal: controller.signal } as Options),
         aborted,
       ]);
       const text = redact(await Promise.race([response.text(), aborted]), secret);
@@ -231,10 +278,12 @@ function lowerCased(...sources: (Record<string, string> | undefined)[]): Record<
   return merged;
 }
 
-function queryString(query: Record<string, number | string | undefined>): string {
+/** The path with its query: built here, since ky's `searchParams` builds the Request twice. */
+function withQuery(path: string, query: Record<string, number | string | boolean | undefined>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
-  return params.toString();
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
 }
 
 /** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */

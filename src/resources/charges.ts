@@ -1,6 +1,8 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, pathSegment, Resource, singleEnvelope, validate } from '../core/resource.js';
+import type { ListParams } from '../core/api.js';
+import { path } from '../core/path.js';
+import { Resource } from '../core/resource.js';
 import {
   currencyParam,
   datetimeParam,
@@ -12,6 +14,7 @@ import {
   openEnum,
   textParam,
   typedAs,
+  validate,
   z,
 } from '../core/schema.js';
 
@@ -271,7 +274,7 @@ export const chargeCreateParams = z.strictObject({
   ),
 });
 
-const chargeList = listEnvelope(chargeSchema);
+const chargeList = z.array(chargeSchema);
 
 /** Payment charges: QRIS and virtual account. */
 export class Charges extends Resource {
@@ -290,13 +293,9 @@ export class Charges extends Resource {
    * console.log(charge.qr_code_url);
    * ```
    */
-  create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
-    return this.submit(
-      'v1/payments/charges',
-      () => validate(chargeCreateParams, params),
-      singleEnvelope(createdChargeSchema),
-      options,
-    );
+  async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
+    const body = validate(chargeCreateParams, params);
+    return this.api.post('/v1/payments/charges', { ...options, body, schema: createdChargeSchema });
   }
 
   /**
@@ -309,8 +308,8 @@ export class Charges extends Resource {
    * if (charge.status === 'success') console.log('paid at', charge.paid_at);
    * ```
    */
-  retrieve(id: string, options?: RequestOptions): Promise<Charge> {
-    return this.fetchOne(() => `v1/payments/charges/${pathSegment('id', id)}`, singleEnvelope(chargeSchema), options);
+  async retrieve(id: string, options?: RequestOptions): Promise<Charge> {
+    return this.api.get(path`/v1/payments/charges/${id}`, { ...options, schema: chargeSchema });
   }
 
   /**
@@ -325,6 +324,6 @@ export class Charges extends Resource {
    * ```
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Charge> {
-    return this.paginate('v1/payments/charges', chargeList, params, options, 'newest-first');
+    return this.api.list('/v1/payments/charges', chargeList, 'newest-first', params, options);
   }
 }

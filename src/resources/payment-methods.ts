@@ -1,7 +1,8 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, Resource } from '../core/resource.js';
-import { jsonObject, typedAs } from '../core/schema.js';
+import type { ListParams } from '../core/api.js';
+import { Resource } from '../core/resource.js';
+import { jsonObject, typedAs, z } from '../core/schema.js';
 
 /**
  * A payment method available to the merchant. The service does not specify its
@@ -19,12 +20,12 @@ export interface PaymentMethod {
 }
 
 const paymentMethodSchema = typedAs<PaymentMethod>(jsonObject);
-const paymentMethodList = listEnvelope(paymentMethodSchema);
+const paymentMethodList = z.array(paymentMethodSchema);
 
 /** The payment methods available to the merchant (read only). */
 export class PaymentMethods extends Resource {
   /** Lists payment methods. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<PaymentMethod> {
-    return this.paginate('v1/payments/methods', paymentMethodList, params, options, 'unspecified');
+    return this.api.list('/v1/payments/methods', paymentMethodList, 'unspecified', params, options);
   }
 }

@@ -1,7 +1,8 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, Resource } from '../core/resource.js';
-import { jsonObject, typedAs } from '../core/schema.js';
+import type { ListParams } from '../core/api.js';
+import { Resource } from '../core/resource.js';
+import { jsonObject, typedAs, z } from '../core/schema.js';
 
 /**
  * A payout to an external bank account. The service does not specify its
@@ -19,12 +20,12 @@ export interface Payout {
 }
 
 const payoutSchema = typedAs<Payout>(jsonObject);
-const payoutList = listEnvelope(payoutSchema);
+const payoutList = z.array(payoutSchema);
 
 /** Payouts to external bank accounts (read only). */
 export class Payouts extends Resource {
   /** Lists payouts, newest first. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Payout> {
-    return this.paginate('v1/payouts', payoutList, params, options, 'unspecified');
+    return this.api.list('/v1/payouts', payoutList, 'unspecified', params, options);
   }
 }

@@ -1,6 +1,7 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { listEnvelope, type ListParams, Resource, singleEnvelope, validate } from '../core/resource.js';
+import type { ListParams } from '../core/api.js';
+import { Resource } from '../core/resource.js';
 import {
   currencyParam,
   looseObject,
@@ -10,6 +11,7 @@ import {
   openEnum,
   textParam,
   typedAs,
+  validate,
   z,
 } from '../core/schema.js';
 
@@ -114,7 +116,7 @@ export const transferCreateParams = z.strictObject({
   description: z.optional(textParam('Description', 255)),
 });
 
-const transferList = listEnvelope(transferSchema);
+const transferList = z.array(transferSchema);
 
 /** Instant transfers from the caller's account to another account of the platform. */
 export class Transfers extends Resource {
@@ -132,13 +134,9 @@ export class Transfers extends Resource {
    * );
    * ```
    */
-  create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
-    return this.submit(
-      'v1/transfers',
-      () => validate(transferCreateParams, params),
-      singleEnvelope(transferSchema),
-      options,
-    );
+  async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
+    const body = validate(transferCreateParams, params);
+    return this.api.post('/v1/transfers', { ...options, body, schema: transferSchema });
   }
 
   /**
@@ -146,6 +144,6 @@ export class Transfers extends Resource {
    * {@link Page}, or `for await` over it for every transfer across pages.
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Transfer> {
-    return this.paginate('v1/transfers', transferList, params, options, 'newest-first');
+    return this.api.list('/v1/transfers', transferList, 'newest-first', params, options);
   }
 }

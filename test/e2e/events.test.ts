@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { EventValidationError, parseEvent } from 'lunas-sdk';
-import { eventually, ISO_UTC, start } from './helpers.js';
+import { EventValidationError, NotFoundError, parseEvent } from 'lunas-sdk';
+import { eventually, ISO_UTC, rejection, start } from './helpers.js';
 
 describe('charge lifecycle', () => {
   it('payCharge: retrieve shows success with paid_at, and the events are recorded', async () => {
@@ -199,5 +199,69 @@ describe('webhooks', () => {
     await eventually(() => sandbox.webhookFailures === 2);
     expect(hook.deliveries).toHaveLength(2);
     expect((await client.charges.retrieve(charge.id)).status).toBe('success');
+  });
+});
+
+describe('client.webhooks.confirm with real deliveries', () => {
+  it('confirms each delivered event with the charge as the API reports it now', async () => {
+    const hook = await receiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    await sandbox.payCharge(charge.id);
+    await eventually(() => hook.deliveries.length === 2);
+
+    const before = sandbox.requests.length;
+    const confirmations = await Promise.all(hook.deliveries.map((delivery) => client.webhooks.confirm(delivery.body)));
+    expect(confirmations.map(({ event }) => event.type).sort()).toEqual([
+      'payment_charge.created',
+      'payment_charge.succeeded',
+    ]);
+    // Whatever each event said then, the charge read back is the current one.
+    for (const { event, charge: confirmed } of confirmations) {
+      expect(event.data.id).toBe(charge.id);
+      expect(confirmed?.id).toBe(charge.id);
+      expect(confirmed?.status).toBe('success');
+    }
+    const created = confirmations.find(({ event }) => event.type === 'payment_charge.created')!;
+    expect(created.event.data.status).toBe('pending');
+    expect(sandbox.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /v1/payments/charges/${charge.id}`,
+      `GET /v1/payments/charges/${charge.id}`,
+    ]);
+  });
+
+  it('a forged event: a charge that does not exist rejects with NotFoundError; a pending one stays pending', async () => {
+    const hook = await receiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    const paid = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    const unpaid = await client.charges.create({ payment_method: 'virtual_account', amount: 20_000 });
+    await sandbox.payCharge(paid.id);
+    await eventually(() => hook.deliveries.length === 3);
+    const genuine = hook.deliveries
+      .map((delivery) => JSON.parse(delivery.body.toString('utf8')) as { type: string; data: { id: string } })
+      .find((event) => event.type === 'payment_charge.succeeded')!;
+
+    const nonexistent = { ...genuine, data: { ...genuine.data, id: 'ch_000000000000000000000000' } };
+    const error = await rejection(client.webhooks.confirm(JSON.stringify(nonexistent)), NotFoundError);
+    expect(error.status).toBe(404);
+
+    const claimsPaid = { ...genuine, data: { ...genuine.data, id: unpaid.id } };
+    const { event, charge } = await client.webhooks.confirm(Buffer.from(JSON.stringify(claimsPaid)));
+    expect(event.type).toBe('payment_charge.succeeded');
+    expect(charge?.status).toBe('pending');
+    expect(charge?.paid_at).toBeNull();
+  });
+
+  it('an event of a type lunas does not know is returned without a request', async () => {
+    const { sandbox, client } = await start();
+    const result = await client.webhooks.confirm({
+      id: 'evt_1',
+      type: 'payout.paid',
+      created_at: new Date().toISOString(),
+      data: { id: 'po_1' },
+    });
+    expect(result.charge).toBeUndefined();
+    expect(result.event.type).toBe('payout.paid');
+    expect(sandbox.requests).toEqual([]);
   });
 });

@@ -141,7 +141,10 @@ function isValidSuccess(kind: Kind, body: unknown): boolean {
   return (
     Array.isArray(body.data) &&
     body.data.every(ITEM_CHECK[kind]) &&
-    [body.page, body.page_size, body.total_items].every((n) => Number.isSafeInteger(n))
+    [body.page, body.page_size, body.total_items].every((n) => Number.isSafeInteger(n)) &&
+    // The answer to page 1 (what the fuzzed list asks for), with a page size a walk can advance by.
+    body.page === 1 &&
+    (body.page_size as number) >= 1
   );
 }
 

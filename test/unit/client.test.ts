@@ -421,7 +421,7 @@ describe('logging', () => {
     const debug = lines.filter((line) => line.level === 'debug').map((line) => String(line.args[0]));
     const info = lines.filter((line) => line.level === 'info').map((line) => String(line.args[0]));
     expect(debug).toHaveLength(2);
-    expect(debug[0]).toContain('GET /v1/payments/charges/ch_123');
+    expect(debug[0]).toContain('GET https://api.lunas.test/v1/payments/charges/ch_123 attempt 1');
     expect(debug[0]).toContain('attempt 1 of 3');
     expect(debug[1]).toContain('attempt 2 of 3');
     expect(info).toHaveLength(1);

@@ -4,6 +4,8 @@
  * expectations (class hierarchy, PagePromise, event narrowing) execute.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as zm from 'zod/mini';
+import { z as zc } from 'zod';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -41,6 +43,11 @@ import {
   type UnknownEvent,
   isChargeEvent,
   parseEvent,
+  type RequestEvent,
+  type ResponseEvent,
+  type StandardSchema,
+  type WebhookConfirmation,
+  getResponseInfo,
 } from '../../src/index.js';
 import { jsonObject, type z } from '../../src/core/schema.js';
 import {
@@ -454,5 +461,89 @@ describe('each public interface agrees with the schema that parses it', () => {
     type AmountNumberOnly = Omit<TransferCreateParams, 'amount'> & { amount: number };
     // @ts-expect-error: drift in a request type is caught the same way
     expectTypeOf<z.input<typeof transferCreateParams>>().branded.toEqualTypeOf<AmountNumberOnly>();
+  });
+});
+
+describe('raw calls, events, toArray and webhooks.confirm', () => {
+  it('client.get and client.post: unknown without a schema, the schema’s output with one', () => {
+    async function calls(client: Client) {
+      expectTypeOf(client.get('/v1/payouts')).toEqualTypeOf<Promise<unknown>>();
+      expectTypeOf(client.get('/v1/payouts', { query: { page: 1 }, timeout: 5_000 })).toEqualTypeOf<Promise<unknown>>();
+      expectTypeOf(client.post('/v1/transfers', { body: {}, idempotencyKey: 'k' })).toEqualTypeOf<Promise<unknown>>();
+
+      const mini = zm.object({ id: zm.string(), amount: zm.number() });
+      expectTypeOf(client.get('/v1/payouts/po_1', { schema: mini })).toEqualTypeOf<
+        Promise<{ id: string; amount: number }>
+      >();
+      const classic = zc.object({ id: zc.string(), cents: zc.string().transform((value) => BigInt(value)) });
+      expectTypeOf(client.post('/v1/transfers', { body: {}, schema: classic })).toEqualTypeOf<
+        Promise<{ id: string; cents: bigint }>
+      >();
+      const handWritten: StandardSchema<{ id: string }> = {
+        '~standard': { version: 1, vendor: 'acme', validate: () => ({ value: { id: 'x' } }) },
+      };
+      expectTypeOf(client.get('/v1/x', { schema: handWritten })).toEqualTypeOf<Promise<{ id: string }>>();
+
+      // getResponseInfo takes the object a raw call resolved to.
+      const payout = await client.get('/v1/payouts/po_1', { schema: mini });
+      expectTypeOf(getResponseInfo(payout)?.requestId).toEqualTypeOf<string | undefined>();
+
+      // @ts-expect-error: a query value must be a string, number or boolean
+      void client.get('/v1/payouts', { query: { filter: { status: 'paid' } } });
+      // @ts-expect-error: a GET has no body
+      void client.get('/v1/payouts', { body: {} });
+      // @ts-expect-error: the path is a string
+      void client.get(new URL('https://api.example.com/v1/payouts'));
+    }
+    void calls;
+    expect(typeof Client.prototype.get).toBe('function');
+  });
+
+  it('on and off: the listener is typed by the event name', () => {
+    function listen(client: Client) {
+      client.on('request', (event) => expectTypeOf(event).toEqualTypeOf<RequestEvent>());
+      client.on('response', (event) => {
+        expectTypeOf(event).toEqualTypeOf<ResponseEvent>();
+        expectTypeOf(event.status).toEqualTypeOf<number | undefined>();
+        expectTypeOf(event.error).toEqualTypeOf<LunasError | undefined>();
+        expectTypeOf(event.durationMs).toEqualTypeOf<number>();
+        expectTypeOf(event.willRetry).toEqualTypeOf<boolean>();
+      });
+      expectTypeOf(client.off('response', () => undefined)).toEqualTypeOf<Client>();
+      // @ts-expect-error: no such event
+      client.on('error', () => undefined);
+    }
+    void listen;
+    expectTypeOf<ResponseEvent>().toExtend<RequestEvent>();
+    expect(typeof Client.prototype.on).toBe('function');
+  });
+
+  it('toArray: Promise<T[]>, limit required', () => {
+    function collect(client: Client) {
+      expectTypeOf(client.charges.list().toArray({ limit: 10 })).toEqualTypeOf<Promise<Charge[]>>();
+      expectTypeOf(client.payouts.list().toArray({ limit: 10 })).toEqualTypeOf<Promise<Payout[]>>();
+      // @ts-expect-error: limit is required
+      void client.charges.list().toArray({});
+      // @ts-expect-error: so is the options object
+      void client.charges.list().toArray();
+    }
+    void collect;
+    expect(typeof PagePromise.prototype.toArray).toBe('function');
+  });
+
+  it('webhooks.confirm: a charge comes with a charge event, undefined with an unknown one', () => {
+    async function handle(client: Client) {
+      const confirmation = await client.webhooks.confirm('{}');
+      expectTypeOf(confirmation).toEqualTypeOf<WebhookConfirmation>();
+      if (confirmation.charge !== undefined) {
+        expectTypeOf(confirmation.event).toEqualTypeOf<ChargeEvent>();
+        expectTypeOf(confirmation.charge).toEqualTypeOf<Charge>();
+      } else {
+        expectTypeOf(confirmation.event).toEqualTypeOf<UnknownEvent>();
+      }
+    }
+    void handle;
+    expectTypeOf<Client['webhooks']['confirm']>().parameter(0).toEqualTypeOf<string | Uint8Array | object>();
+    expect(typeof parseEvent).toBe('function');
   });
 });

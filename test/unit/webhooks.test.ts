@@ -3,12 +3,17 @@ import {
   CHARGE_EVENT_TYPES,
   type Charge,
   EventValidationError,
+  getResponseInfo,
   isChargeEvent,
   LunasError,
   type LunasEvent,
+  NotFoundError,
   parseEvent,
+  RequestValidationError,
 } from '../../src/index.js';
-import { chargeJson } from '../helpers/msw.js';
+import { chargeJson, makeClient, success } from '../helpers/msw.js';
+import { countRequests } from '../helpers/pages.js';
+import { CHARGE_ID, CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
 
 function event(type: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -165,5 +170,83 @@ describe('parseEvent', () => {
     })();
     expect(error).toBeInstanceOf(EventValidationError);
     expect(error!.message).not.toContain('do-not-log-this');
+  });
+});
+
+describe('client.webhooks.confirm', () => {
+  const succeeded = () =>
+    event('payment_charge.succeeded', {
+      data: chargeJson({ status: 'success', paid_at: '2026-11-23T03:05:00Z' }),
+    });
+
+  it('returns the charge the API reports, not the one the event claims', async () => {
+    // The event says succeeded; the API says the charge is still pending.
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ status: 'pending' }))));
+    const { event: parsed, charge } = await makeClient().webhooks.confirm(JSON.stringify(succeeded()));
+
+    expect(parsed.type).toBe('payment_charge.succeeded');
+    expect(parsed.data.status).toBe('success');
+    expect(charge?.status).toBe('pending');
+    expect(charge?.paid_at).toBeNull();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.url.pathname).toBe(CHARGE_PATH);
+  });
+
+  it.each(forms)('accepts the body as %s', async (_form, encode) => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ status: 'success' }))));
+    const { charge } = await makeClient().webhooks.confirm(encode(succeeded()));
+    expect(charge?.id).toBe(CHARGE_ID);
+  });
+
+  it('the charge carries its response info, and the call its request options', async () => {
+    const seen = route('GET', CHARGE_PATH, () =>
+      jsonReply(200, success(chargeJson()), { 'x-request-id': 'req_confirm' }),
+    );
+    const { charge } = await makeClient().webhooks.confirm(succeeded(), { headers: { 'x-trace-id': 't-9' } });
+    expect(getResponseInfo(charge!)?.requestId).toBe('req_confirm');
+    expect(seen[0]!.headers.get('x-trace-id')).toBe('t-9');
+  });
+
+  it('an event of an unknown type: the event, charge undefined, and no request', async () => {
+    const requests = countRequests();
+    const result = await makeClient().webhooks.confirm(event('payout.paid', { data: { id: 'po_1' } }));
+    expect(result.charge).toBeUndefined();
+    expect(result.event.type).toBe('payout.paid');
+    expect(result.event.data).toEqual({ id: 'po_1' });
+    expect(requests.count()).toBe(0);
+  });
+
+  it('a body that is not an event rejects with EventValidationError, and nothing is sent', async () => {
+    const requests = countRequests();
+    await expect(makeClient().webhooks.confirm('not json')).rejects.toBeInstanceOf(EventValidationError);
+    await expect(
+      makeClient().webhooks.confirm(event('payment_charge.succeeded', { data: 'ch_1' })),
+    ).rejects.toBeInstanceOf(EventValidationError);
+    expect(requests.count()).toBe(0);
+  });
+
+  it('an event naming a charge the API does not know rejects with NotFoundError', async () => {
+    route('GET', '/v1/payments/charges/ch_forged', () =>
+      jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }),
+    );
+    const forged = event('payment_charge.succeeded', { data: chargeJson({ id: 'ch_forged', status: 'success' }) });
+    await expect(makeClient().webhooks.confirm(forged)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('an event whose charge id cannot be a path segment is refused before sending', async () => {
+    const requests = countRequests();
+    const dotted = event('payment_charge.succeeded', { data: chargeJson({ id: '..' }) });
+    await expect(makeClient().webhooks.confirm(dotted)).rejects.toBeInstanceOf(RequestValidationError);
+    expect(requests.count()).toBe(0);
+  });
+
+  it('the charge id is encoded as one path segment', async () => {
+    const seen = route('GET', '/v1/payments/charges/ch_1%2F..%2Fpayouts', () =>
+      jsonReply(200, success(chargeJson({ id: 'ch_1/../payouts' }))),
+    );
+    const tricky = event('payment_charge.update', { data: chargeJson({ id: 'ch_1/../payouts' }) });
+    const { charge } = await makeClient().webhooks.confirm(tricky);
+    expect(charge?.id).toBe('ch_1/../payouts');
+    expect(seen).toHaveLength(1);
   });
 });

@@ -1,0 +1,180 @@
+/**
+ * The one request primitive. Every resource method and the raw
+ * `client.get`/`client.post` go through {@link API}: a path relative to the
+ * base URL, options, and a schema for the envelope's `data`.
+ */
+import { RequestValidationError, type FieldErrors } from './errors.js';
+import { type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
+import { hasLoneSurrogate, relativePath } from './path.js';
+import type { RequestOptions } from './request-options.js';
+import { remember } from './response-info.js';
+import { validate, z } from './schema.js';
+import type { StandardSchema } from './standard-schema.js';
+import type { Transport } from './transport.js';
+
+/** Query parameters of a raw GET; `undefined` values are left out. */
+export type QueryParams = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Options of `client.get`: the request options, a query, and a schema for the
+ * envelope's `data`.
+ */
+export interface GetOptions<T = unknown> extends RequestOptions {
+  /** Query parameters, e.g. `{ page: 2, pagesize: 100 }`. */
+  query?: QueryParams | undefined;
+  /**
+   * Any Standard Schema (zod, valibot, arktype...) for the envelope's `data`:
+   * the result is typed by it, and a mismatch rejects with
+   * `ResponseValidationError`, as for lunas's own methods.
+   */
+  schema?: StandardSchema<T> | undefined;
+}
+
+/** Options of `client.post`: the request options, a JSON body, and a schema for the envelope's `data`. */
+export interface PostOptions<T = unknown> extends RequestOptions {
+  /** The request body, sent as JSON. */
+  body?: unknown;
+  /** As for {@link GetOptions.schema}. */
+  schema?: StandardSchema<T> | undefined;
+}
+
+/**
+ * Paging parameters of every list method.
+ *
+ * @example
+ * ```ts
+ * const page = await client.charges.list({ page: 2, pagesize: 100 });
+ * ```
+ */
+export interface ListParams {
+  /** 1-based page to start from. Default 1. */
+  page?: number;
+  /** Items per page, 1 to 100. Default: the service's (10). */
+  pagesize?: number;
+}
+
+const pageMessage = 'Page must be an integer of at least 1';
+const pagesizeMessage = 'Page size must be an integer from 1 to 100';
+
+const listParams = z.strictObject({
+  page: z.optional(z.int({ error: pageMessage }).check(z.gte(1, pageMessage))),
+  pagesize: z.optional(z.int({ error: pagesizeMessage }).check(z.gte(1, pagesizeMessage), z.lte(100, pagesizeMessage))),
+});
+
+/** @internal The request primitive behind a {@link Client}; resources hold one. */
+export class API {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** GET `path`; resolves to the envelope's `data`, checked by `schema` when given. */
+  async get<T>(path: string, options?: GetOptions<T> | null): Promise<T> {
+    const { query, schema, ...rest } = options ?? {};
+    const spec = {
+      method: 'GET',
+      path: relativePath(path),
+      query: checkQuery(query),
+      schema: checkSchema(schema),
+    } as const;
+    const { body, info } = await this.#transport.request<T>(spec, rest);
+    return remember(body, info);
+  }
+
+  /** POST `body` as JSON to `path`, with an Idempotency-Key; resolves like {@link API.get}. */
+  async post<T>(path: string, options?: PostOptions<T> | null): Promise<T> {
+    const { body, schema, ...rest } = options ?? {};
+    const spec = {
+      method: 'POST',
+      path: relativePath(path),
+      body: serialize(body),
+      schema: checkSchema(schema),
+    } as const;
+    const result = await this.#transport.request<T>(spec, rest);
+    return remember(result.body, result.info);
+  }
+
+  /**
+   * GET a list, as a {@link PagePromise} that can walk every page; `items`
+   * checks a page's `data`, and `order` is what the service documents for
+   * this list (a walk relies on nothing more).
+   */
+  list<T>(
+    path: string,
+    items: StandardSchema<T[]>,
+    order: ListOrder,
+    params: ListParams | null | undefined,
+    options: RequestOptions | null | undefined,
+  ): PagePromise<T> {
+    return new PagePromise(async () => {
+      const { page = 1, pagesize } = validate(listParams, params ?? {});
+      const relative = relativePath(path);
+      const transport = this.#transport;
+      const source: PageSource<T> = {
+        label: `GET /${relative}`,
+        order,
+        warn: (message) => transport.warn(message),
+        fetch: async (number, lookahead) => {
+          const signal =
+            lookahead && options?.signal
+              ? AbortSignal.any([options.signal, lookahead])
+              : (lookahead ?? options?.signal);
+          const { body, info } = await transport.request(
+            { method: 'GET', path: relative, query: { page: number, pagesize }, schema: items, page: number },
+            signal ? { ...options, signal } : options,
+          );
+          return remember(new Page(body, source), info);
+        },
+      };
+      return source.fetch(page);
+    });
+  }
+}
+
+function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {
+  if (query === undefined || query === null) return undefined;
+  // Only a plain object's own entries are read: a URLSearchParams or a Map
+  // has none, and would be sent as no query at all.
+  const prototype: unknown = typeof query === 'object' ? Object.getPrototypeOf(query) : undefined;
+  if (prototype !== Object.prototype && prototype !== null)
+    throw new RequestValidationError({ query: ['Query must be a plain object of strings, numbers and booleans'] });
+  const problems: FieldErrors = {};
+  for (const [name, value] of Object.entries(query)) {
+    const ok =
+      value === undefined ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && !hasLoneSurrogate(value));
+    if (!ok || hasLoneSurrogate(name))
+      problems[`query.${name}`] = ['Query values must be strings (Unicode text), finite numbers or booleans'];
+  }
+  if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+  return query as QueryParams;
+}
+
+/**
+ * The schema, once it is known to be a Standard Schema: anything else would
+ * only fail once the response is in, after the request was sent.
+ */
+function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T> | undefined {
+  if (schema === undefined) return undefined;
+  const standard = (schema as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
+  if (typeof standard?.validate !== 'function')
+    throw new RequestValidationError({ schema: ['Schema must be a Standard Schema, such as a zod or valibot schema'] });
+  return schema;
+}
+
+/** The body as JSON text, once, so a body JSON cannot carry is refused before sending. */
+function serialize(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RequestValidationError({ body: [`Body must be JSON-serialisable: ${reason}`] });
+  }
+  if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });
+  return text;
+}

@@ -1,0 +1,112 @@
+/**
+ * Request and response events: one pair per attempt, for a merchant's own logs,
+ * metrics and traces. Listeners run synchronously and are isolated: one that
+ * throws (or returns a rejected promise) is reported at warn level and never
+ * breaks or delays the call.
+ */
+import { LunasError } from './errors.js';
+import type { Log } from './log.js';
+
+/**
+ * Emitted before each attempt is sent.
+ *
+ * @example
+ * ```ts
+ * client.on('request', (e) => log.debug(`${e.method} ${e.url} (attempt ${e.attempt})`));
+ * ```
+ */
+export interface RequestEvent {
+  /** `GET` or `POST`. */
+  readonly method: string;
+  /** The full URL of the attempt, query included. It never holds the API key. */
+  readonly url: string;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  readonly attempt: number;
+  /** The Idempotency-Key sent, for a POST; the same on every attempt of one call. */
+  readonly idempotencyKey: string | undefined;
+}
+
+/**
+ * Emitted when each attempt ends, whether or not a response came.
+ *
+ * @example
+ * ```ts
+ * client.on('response', (e) => metrics.timing('lunas.request', e.durationMs, { status: String(e.status ?? 'none') }));
+ * ```
+ */
+export interface ResponseEvent extends RequestEvent {
+  /** The HTTP status; undefined when no response came (connection failure, timeout, abort). */
+  readonly status: number | undefined;
+  /** The `x-request-id` response header, when the service sent one. */
+  readonly requestId: string | undefined;
+  /** Milliseconds from sending the attempt to the end of reading (and checking) its body. */
+  readonly durationMs: number;
+  /** Why the attempt failed; undefined when it succeeded. */
+  readonly error: LunasError | undefined;
+  /** Whether another attempt follows this one. */
+  readonly willRetry: boolean;
+}
+
+/** The events a {@link Client} emits, by name. */
+export interface ClientEvents {
+  /** Before each attempt is sent. */
+  request: RequestEvent;
+  /** When each attempt ends. */
+  response: ResponseEvent;
+}
+
+/** A listener for the event `E`. */
+export type ClientEventListener<E extends keyof ClientEvents> = (event: ClientEvents[E]) => void;
+
+/** The listeners of one client and the clients derived from it. */
+export class Events {
+  readonly #listeners: { [E in keyof ClientEvents]: Set<ClientEventListener<E>> } = {
+    request: new Set(),
+    response: new Set(),
+  };
+
+  add<E extends keyof ClientEvents>(name: E, listener: ClientEventListener<E>): void {
+    // Refused here, not at the first emit: a typo or a non-function would
+    // otherwise fail silently, or on every request.
+    if (typeof listener !== 'function') throw new LunasError('An event listener must be a function');
+    this.#listenersOf(name).add(listener);
+  }
+
+  remove<E extends keyof ClientEvents>(name: E, listener: ClientEventListener<E>): void {
+    this.#listenersOf(name).delete(listener);
+  }
+
+  #listenersOf<E extends keyof ClientEvents>(name: E): Set<ClientEventListener<E>> {
+    if (!Object.hasOwn(this.#listeners, name)) {
+      const shown = typeof name === 'string' ? JSON.stringify(name) : `of type ${typeof name}`;
+      throw new LunasError(`Unknown event ${shown}: a client emits 'request' or 'response'`);
+    }
+    return this.#listeners[name];
+  }
+
+  /** Whether anyone listens: lets the transport skip building events nobody reads. */
+  has(name: keyof ClientEvents): boolean {
+    return this.#listeners[name].size > 0;
+  }
+
+  emit<E extends keyof ClientEvents>(name: E, event: ClientEvents[E], log: Log): void {
+    for (const listener of this.#listeners[name]) {
+      try {
+        const result: unknown = listener(event);
+        // A listener may be async; its rejection must not surface as an unhandled one.
+        if (isThenable(result)) result.then(undefined, (error: unknown) => reportListenerError(log, name, error));
+      } catch (error) {
+        reportListenerError(log, name, error);
+      }
+    }
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function reportListenerError(log: Log, name: string, error: unknown): void {
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  log.write('warn', `a '${name}' event listener threw, and was ignored: ${detail}`);
+}

@@ -1,0 +1,64 @@
+/**
+ * Paths: resources build theirs with the {@link path} tag, which encodes each
+ * id as one segment; raw calls pass a path that is checked, not encoded.
+ */
+import { RequestValidationError } from './errors.js';
+
+/**
+ * One path segment for an id. Percent-encoding keeps `/`, `?` and `#` inside
+ * the segment; `.` and `..` cannot be encoded safely (URL parsers resolve
+ * them, even as `%2E`), and no real id is either, so they are refused.
+ */
+export function pathSegment(field: string, id: unknown): string {
+  if (typeof id !== 'string' || id === '')
+    throw new RequestValidationError({ [field]: ['ID must be a non-empty string'] });
+  if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });
+  return encodeURIComponent(id);
+}
+
+/**
+ * A tag for resource paths: `` path`/v1/payments/charges/${id}` `` encodes
+ * every interpolated value as one segment (refusing empty, `.` and `..`).
+ * It throws `RequestValidationError`, so call it inside an async method.
+ */
+export function path(strings: TemplateStringsArray, ...ids: unknown[]): string {
+  let result = strings[0]!;
+  ids.forEach((id, index) => (result += pathSegment('id', id) + strings[index + 1]!));
+  return result;
+}
+
+/**
+ * A raw call's path, relative to the base URL as in the service's docs
+ * (`/v1/payouts`), returned without its leading slash. Refuses what would
+ * leave the base URL's path or change the request's meaning: a scheme or
+ * host, `.`/`..` or empty segments, a query or fragment (use `query`),
+ * backslashes, whitespace and control characters.
+ */
+export function relativePath(value: unknown): string {
+  const refuse = (message: string): never => {
+    throw new RequestValidationError({ path: [message] });
+  };
+  if (typeof value !== 'string' || value === '' || value === '/')
+    return refuse('Path must be a non-empty string such as /v1/payouts');
+  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  if (hasLoneSurrogate(value)) return refuse(`Path is not valid Unicode text (got ${JSON.stringify(shown)})`);
+  if (/^[a-z][a-z\d+.-]*:/i.test(value) || value.startsWith('//'))
+    return refuse(`Path must be relative to the base URL, such as /v1/payouts (got ${JSON.stringify(shown)})`);
+  if (/[?#]/.test(value))
+    return refuse(`Path must not hold a query or fragment; pass the query option (got ${JSON.stringify(shown)})`);
+  if (/[\s\\\p{Cc}]/u.test(value))
+    return refuse(`Path must not hold whitespace, control characters or backslashes (got ${JSON.stringify(shown)})`);
+  const relative = value.startsWith('/') ? value.slice(1) : value;
+  for (const segment of relative.split('/')) {
+    if (segment === '' || /^(\.|%2e){1,2}$/i.test(segment))
+      return refuse(`Path must not hold empty, "." or ".." segments (got ${JSON.stringify(shown)})`);
+  }
+  return relative;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` holds half of a UTF-16 pair: not Unicode text, and not encodable in a URL. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}

@@ -1,0 +1,30 @@
+/**
+ * The HTTP exchange behind each value a method returned, kept beside the
+ * value (a WeakMap) so results stay plain data that prints and serialises as
+ * the service sent it.
+ */
+import type { ResponseInfo } from './transport.js';
+
+const responses = new WeakMap<object, ResponseInfo>();
+
+/**
+ * The HTTP exchange behind a value a method returned (a resource, a
+ * {@link Page}, or an object from `client.get`/`client.post`): status,
+ * headers, `x-request-id`, attempts, Idempotency-Key. Undefined for values
+ * lunas did not return, and for raw results that are not objects.
+ *
+ * @example
+ * ```ts
+ * const transfer = await client.transfers.create(params);
+ * console.log(getResponseInfo(transfer)?.requestId);
+ * ```
+ */
+export function getResponseInfo(value: object): ResponseInfo | undefined {
+  return responses.get(value);
+}
+
+/** Records the exchange behind `value` (when it is an object) and returns it. */
+export function remember<T>(value: T, info: ResponseInfo): T {
+  if (typeof value === 'object' && value !== null) responses.set(value, info);
+  return value;
+}
