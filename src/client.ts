@@ -26,7 +26,11 @@ import { VERSION } from './version.js';
 export interface ClientOptions {
   /** Secret API key, sent as `Authorization: Bearer`. Default: `LUNAS_API_KEY`. */
   apiKey?: string | undefined;
-  /** Base URL of the service, e.g. `https://api.example.com`. Default: `LUNAS_BASE_URL`. */
+  /**
+   * Base URL of the service, e.g. `https://api.example.com`. Default: `LUNAS_BASE_URL`.
+   * lunas adds the version to every path (`/v1/transfers`), so a base URL ending
+   * in `/v1`, as other SDKs expect, is used without it.
+   */
   baseURL?: string | undefined;
   /** Per-attempt timeout in ms. Default 30 000. */
   timeout?: number | undefined;
@@ -74,7 +78,7 @@ export class Client {
   readonly payouts: Payouts;
   /** Payment methods: list. */
   readonly paymentMethods: PaymentMethods;
-  /** The base URL requests are sent to. */
+  /** The base URL requests are sent to: without a trailing slash or `/v1`, which every path starts with. */
   readonly baseURL: string;
   /** Per-attempt timeout in ms. */
   readonly timeout: number;
@@ -92,7 +96,8 @@ export class Client {
       );
     }
     const apiKey = checkApiKey(options.apiKey ?? readEnv('LUNAS_API_KEY'));
-    this.baseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
+    const givenBaseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
+    this.baseURL = withoutVersion(givenBaseURL);
     // A derived client keeps what this one resolved, even if the environment changes.
     this.#options.apiKey = apiKey;
     this.#options.baseURL = this.baseURL;
@@ -105,6 +110,11 @@ export class Client {
       throw new LunasError('The fetch option must be a fetch-compatible function');
     }
 
+    const log = new Log(options.logger ?? console, logLevel(options.logLevel), apiKey);
+    if (this.baseURL !== givenBaseURL) {
+      log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${this.baseURL}`);
+    }
+
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -113,7 +123,7 @@ export class Client {
       fetch: options.fetch,
       defaultHeaders,
       userAgent: `lunas/${VERSION}`,
-      log: new Log(options.logger ?? console, logLevel(options.logLevel), apiKey),
+      log,
     });
     this.charges = new Charges(transport);
     this.transfers = new Transfers(transport);
@@ -187,6 +197,16 @@ function checkBaseURL(baseURL: unknown): string {
   if (url.username !== '' || url.password !== '') throw new LunasError('The baseURL must not contain credentials');
   if (url.search !== '' || url.hash !== '') throw new LunasError('The baseURL must not have a query or fragment');
   return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The base URL without a final `/v1` segment: the service's paths all start
+ * with `/v1` and are appended to the base URL, so keeping it would request
+ * `/v1/v1/...` and answer every call with 404. A prefix before it stays
+ * (`https://gw.example.com/lunas/v1` becomes `https://gw.example.com/lunas`).
+ */
+function withoutVersion(baseURL: string): string {
+  return baseURL.replace(/\/v1$/, '');
 }
 
 function checkOption(name: string, value: unknown, problem: (value: unknown) => string | undefined): number {

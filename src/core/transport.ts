@@ -10,6 +10,7 @@
  */
 import type { KyInstance, Options } from 'ky';
 import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
+import { onAbort } from './abort-relay.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import { type Log, redact } from './log.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
@@ -62,7 +63,7 @@ export interface Result<T> {
 
 export class Transport {
   readonly #config: TransportConfig;
-  #ky: Promise<KyInstance> | undefined;
+  #ky: KyInstance | undefined;
   /** The headers of every call, built once. */
   readonly #baseHeaders: Record<string, string>;
 
@@ -79,42 +80,47 @@ export class Transport {
    * ky is loaded with the first request, not with `import 'lunas-sdk'`: a process
    * that starts, builds a client and may never call pays nothing for it.
    */
-  #http(): Promise<KyInstance> {
+  async #http(): Promise<KyInstance> {
+    if (this.#ky) return this.#ky;
+    const ky = await loadKy();
     const custom = this.#config.fetch;
-    this.#ky ??= import('ky').then(({ default: ky }) =>
-      ky.create({
-        prefixUrl: this.#config.baseURL,
-        retry: 0,
-        timeout: false,
-        throwHttpErrors: false,
-        // The attempt's signal reaches fetch beside the Request (ky passes
-        // options it does not know to fetch): given to ky, it would be merged
-        // with ky's own with `AbortSignal.any`, a cost on every call.
-        // The global fetch is looked up per call, so a test's mock is seen.
-        fetch: (request, init) => {
-          const { attemptSignal, ...rest } = init as AttemptInit;
-          return (custom ?? globalThis.fetch)(request, { ...rest, signal: attemptSignal });
-        },
-      }),
-    );
+    this.#ky ??= ky.create({
+      prefixUrl: this.#config.baseURL,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      // The attempt's signal reaches fetch beside the Request (ky passes
+      // options it does not know to fetch): given to ky, it would be merged
+      // with ky's own with `AbortSignal.any`, a cost on every call.
+      // The global fetch is looked up per call, so a test's mock is seen.
+      fetch: (request, init) => {
+        const { attemptSignal, ...rest } = init as AttemptInit;
+        return (custom ?? globalThis.fetch)(request, { ...rest, signal: attemptSignal });
+      },
+    });
     return this.#ky;
   }
 
-  async request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<Result<T>> {
-    checkRequestOptions(options);
+  /** `options` is what the caller passed, unchecked: `null`, or not an object at all, from JavaScript. */
+  async request<T>(spec: RequestSpec<T>, given?: RequestOptions | null): Promise<Result<T>> {
+    const options = checkRequestOptions(given);
     const { log } = this.#config;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeout = options.timeout ?? this.#config.timeout;
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
     const headers = this.#headers(options.headers, idempotencyKey);
-    const label = `${spec.method} /${spec.path}`;
+    // The full URL, so a wrong baseURL shows in every message and log line.
+    const target = `${spec.path}${spec.query ? queryString(spec.query) : ''}`;
+    const label = `${spec.method} ${this.#config.baseURL}/${target}`;
+    // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
+    const http = this.#ky ?? (await this.#http());
 
     for (let attempt = 1; ; attempt++) {
       let failure: LunasError;
       let failedHeaders: Headers | undefined;
       try {
         if (log.enabled('debug')) log.write('debug', `${label} attempt ${attempt} of ${maxRetries + 1}`);
-        const raw = await this.#attempt(spec, headers, timeout, options.signal, label, idempotencyKey);
+        const raw = await this.#attempt(http, target, spec, headers, timeout, options.signal, label, idempotencyKey);
         const info: ResponseInfo = {
           status: raw.status,
           headers: raw.headers,
@@ -152,6 +158,8 @@ export class Transport {
 
   /** One attempt, read to the end of the body under one timeout. */
   async #attempt(
+    http: KyInstance,
+    target: string,
     spec: RequestSpec<unknown>,
     headers: Record<string, string>,
     timeout: number,
@@ -172,14 +180,11 @@ export class Transport {
       stop(controller.signal.reason);
     };
     const timer = setTimeout(abort, timeout);
-    signal?.addEventListener('abort', abort, { once: true });
+    const stopListening = signal ? onAbort(signal, abort) : undefined;
     const secret = this.#config.apiKey;
     try {
-      // The query goes into the path: ky's `searchParams` builds the Request twice.
-      const query = spec.query ? queryString(spec.query) : '';
-      const http = await this.#http();
       const response = await Promise.race([
-        http(query === '' ? spec.path : `${spec.path}?${query}`, {
+        http(target, {
           method: spec.method,
           headers,
           attemptSignal: controller.signal,
@@ -210,7 +215,7 @@ export class Transport {
       });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
+      stopListening?.();
     }
   }
 }
@@ -226,10 +231,31 @@ function lowerCased(...sources: (Record<string, string> | undefined)[]): Record<
   return merged;
 }
 
+/**
+ * `?page=2&pagesize=10`, or `''`. The query goes into the path: ky's
+ * `searchParams` builds the Request twice.
+ */
 function queryString(query: Record<string, number | string | undefined>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
-  return params.toString();
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+let kyModule: Promise<typeof import('ky').default> | undefined;
+
+/** ky, imported once per process whatever the number of clients. */
+function loadKy(): Promise<typeof import('ky').default> {
+  kyModule ??= import('ky').then(
+    (module) => module.default,
+    (error: unknown) => {
+      kyModule = undefined; // A later call tries again.
+      throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeCause(error)}`, {
+        cause: error,
+      });
+    },
+  );
+  return kyModule;
 }
 
 /** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
@@ -279,14 +305,15 @@ function sleep(ms: number, signal: AbortSignal | undefined, idempotencyKey: stri
     new APIUserAbortError('The call was aborted by the caller while waiting to retry', { idempotencyKey });
   if (signal?.aborted) return Promise.reject(abortError());
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
+    const stopListening = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(abortError());
+        })
+      : undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
