@@ -6,7 +6,16 @@
 import { RequestValidationError } from './errors.js';
 import { Page, type PageEnvelope, PagePromise } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
-import { issuesToFields, looseObject, type Schema, z } from './schema.js';
+import { describeValue } from './describe-value.js';
+import {
+  hasLoneSurrogate,
+  intParam,
+  issuesToFields,
+  loneSurrogateMessage,
+  looseObject,
+  type Schema,
+  z,
+} from './schema.js';
 import type { ResponseInfo, Transport } from './transport.js';
 
 const responses = new WeakMap<object, ResponseInfo>();
@@ -31,8 +40,14 @@ function remember<T extends object>(value: T, info: ResponseInfo): T {
   return value;
 }
 
-/** Parses caller input with a request schema, or throws `RequestValidationError`. */
+/**
+ * Parses caller parameters with a request schema, or throws
+ * `RequestValidationError`. Parameters are an object: anything else (`null`
+ * from JavaScript included) is refused under the field `params`.
+ */
 export function validate<T>(schema: Schema<T, unknown>, input: unknown): T {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new RequestValidationError({ params: [`Parameters must be an object (got ${describeValue(input)})`] });
   const result = schema.safeParse(input);
   if (!result.success) throw new RequestValidationError(issuesToFields(result.error.issues));
   return result.data;
@@ -41,12 +56,15 @@ export function validate<T>(schema: Schema<T, unknown>, input: unknown): T {
 /**
  * One path segment for an id. Percent-encoding keeps `/`, `?` and `#` inside
  * the segment; `.` and `..` cannot be encoded safely (URL parsers resolve
- * them, even as `%2E`), and no real id is either, so they are refused.
+ * them, even as `%2E`), and no real id is either, so they are refused. So is
+ * an id holding half of a UTF-16 surrogate pair (text cut in the middle of an
+ * emoji, say): it has no UTF-8 form to percent-encode.
  */
 export function pathSegment(field: string, id: unknown): string {
   if (typeof id !== 'string' || id === '')
-    throw new RequestValidationError({ [field]: ['ID must be a non-empty string'] });
+    throw new RequestValidationError({ [field]: [`ID must be a non-empty string (got ${describeValue(id)})`] });
   if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });
+  if (hasLoneSurrogate(id)) throw new RequestValidationError({ [field]: [loneSurrogateMessage('ID')] });
   return encodeURIComponent(id);
 }
 
@@ -73,13 +91,10 @@ export function listEnvelope<T>(item: Schema<T, unknown>): Schema<PageEnvelope<T
   });
 }
 
-const pageMessage = 'Page must be an integer of at least 1';
-const pagesizeMessage = 'Page size must be an integer from 1 to 100';
-
 /** Query parameters of every list method. */
 export const listParams = z.strictObject({
-  page: z.optional(z.int({ error: pageMessage }).check(z.gte(1, pageMessage))),
-  pagesize: z.optional(z.int({ error: pagesizeMessage }).check(z.gte(1, pagesizeMessage), z.lte(100, pagesizeMessage))),
+  page: z.optional(intParam('Page must be an integer of at least 1', 1)),
+  pagesize: z.optional(intParam('Page size must be an integer from 1 to 100', 1, 100)),
 });
 
 /**

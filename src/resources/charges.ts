@@ -4,6 +4,7 @@ import { listEnvelope, type ListParams, pathSegment, Resource, validate } from '
 import {
   currencyParam,
   datetimeParam,
+  intParam,
   jsonObject,
   looseObject,
   maybe,
@@ -131,9 +132,7 @@ const chargeCreateParams = z.strictObject({
         /** Unit price, with the same rules as `amount`. */
         price: moneyParam('Price'),
         /** A positive integer. */
-        quantity: z
-          .int({ error: 'Quantity must be a positive integer' })
-          .check(z.gte(1, 'Quantity must be a positive integer')),
+        quantity: intParam('Quantity must be a positive integer', 1),
       }),
       { error: 'Items must be an array' },
     ),

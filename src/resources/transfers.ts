@@ -1,6 +1,7 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { listEnvelope, type ListParams, Resource, validate } from '../core/resource.js';
+import { describeValue } from '../core/describe-value.js';
 import { currencyParam, looseObject, maybe, money, moneyParam, openEnum, textParam, z } from '../core/schema.js';
 
 const transferSchema = looseObject({
@@ -47,7 +48,12 @@ const transferCreateParams = z.strictObject({
   /** Greater than 0, at most two decimals: `125000`, `'125000.00'`. Sent as a JSON number. Required. */
   amount: moneyParam('Amount'),
   /** Required; `idr` (in any case) is the only currency supported. */
-  currency: z.pipe(currencyParam('Currency is required'), z.literal('idr', { error: 'Currency is not supported' })),
+  currency: z.pipe(
+    currencyParam('Currency is required'),
+    z.literal('idr', {
+      error: (issue) => `Currency is not supported; only idr is, for now (got ${describeValue(issue.input)})`,
+    }),
+  ),
   /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
   client_reference_id: z.optional(textParam('Client reference ID', 50)),
   /** Description of the transfer; at most 255 characters. */
