@@ -7,15 +7,7 @@ import { RequestValidationError } from './errors.js';
 import { Page, type PageEnvelope, PagePromise } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
 import { describeValue } from './describe-value.js';
-import {
-  hasLoneSurrogate,
-  intParam,
-  issuesToFields,
-  loneSurrogateMessage,
-  looseObject,
-  type Schema,
-  z,
-} from './schema.js';
+import { intParam, issuesToFields, looseObject, type Schema, z } from './schema.js';
 import type { ResponseInfo, Transport } from './transport.js';
 
 const responses = new WeakMap<object, ResponseInfo>();
@@ -64,7 +56,14 @@ export function pathSegment(field: string, id: unknown): string {
   if (typeof id !== 'string' || id === '')
     throw new RequestValidationError({ [field]: [`ID must be a non-empty string (got ${describeValue(id)})`] });
   if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });
-  if (hasLoneSurrogate(id)) throw new RequestValidationError({ [field]: [loneSurrogateMessage('ID')] });
+  // With the `u` flag a whole pair is one code point, so only a lone half matches.
+  if (/\p{Surrogate}/u.test(id)) {
+    throw new RequestValidationError({
+      [field]: [
+        'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji',
+      ],
+    });
+  }
   return encodeURIComponent(id);
 }
 

@@ -156,29 +156,9 @@ function moneyHint(value: unknown): string {
   return '; write digits with an optional dot and two decimals, e.g. 10000 or "10000.00"';
 }
 
-/**
- * Whether `text` holds half of a UTF-16 surrogate pair (text cut inside an
- * emoji, say): it has no UTF-8 form, so it cannot be sent faithfully. With the
- * `u` flag a whole pair is one code point, so only a lone half matches.
- */
-export function hasLoneSurrogate(text: string): boolean {
-  return /\p{Surrogate}/u.test(text);
-}
-
-/** The message for text holding a lone surrogate; the text itself is not echoed (it would not print). */
-export function loneSurrogateMessage(label: string): string {
-  return `${label} must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji`;
-}
-
-/**
- * A string with a type message and an optional code-point limit. Lone
- * surrogates are refused: JSON would carry them, but the service could only
- * store or show a replacement character.
- */
+/** A string with a type message and an optional code-point limit. */
 export function textParam(label: string, maxLength?: number): Schema<string> {
-  const text = z
-    .string({ error: (issue) => `${label} must be a string (got ${describeValue(issue.input)})` })
-    .check(z.refine((value: string) => !hasLoneSurrogate(value), loneSurrogateMessage(label)));
+  const text = z.string({ error: (issue) => `${label} must be a string (got ${describeValue(issue.input)})` });
   if (maxLength === undefined) return text;
   return text.check(
     z.refine((value: string) => codePoints(value) <= maxLength, {
