@@ -101,6 +101,31 @@ export function maybe<Out, In>(schema: Schema<Out, In>): z.ZodMiniOptional<z.Zod
 /** Any JSON object, every field kept: for resources the service leaves unspecified. */
 export const jsonObject: Schema<Record<string, unknown>> = z.record(z.string(), z.unknown());
 
+/**
+ * A JSON object the caller passes through unchecked (options of a payment
+ * method lunas does not know yet). It must serialise: a BigInt or a circular
+ * reference would otherwise fail while sending, as if the network had.
+ */
+export const jsonObjectParam: Schema<Record<string, unknown>> = jsonObject.check(
+  z.refine(serialisesAsJson, {
+    error: (issue) => `Must be JSON data: ${jsonFailure(issue.input)}; pass numbers, strings, arrays and objects`,
+  }),
+);
+
+function serialisesAsJson(value: unknown): boolean {
+  return jsonFailure(value) === undefined;
+}
+
+/** Why JSON.stringify refuses `value` (first line of its message), or undefined when it does not. */
+function jsonFailure(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  }
+}
+
 /** Number of Unicode code points, so an emoji counts once towards a length limit. */
 export function codePoints(text: string): number {
   let count = 0;

@@ -5,7 +5,7 @@ import {
   currencyParam,
   datetimeParam,
   intParam,
-  jsonObject,
+  jsonObjectParam,
   looseObject,
   maybe,
   money,
@@ -153,7 +153,7 @@ const chargeCreateParams = z.strictObject({
           }),
         ),
       }),
-      jsonObject,
+      jsonObjectParam,
     ),
   ),
 });

@@ -523,6 +523,23 @@ describe('path ids that are not valid Unicode text', () => {
   });
 });
 
+describe('values JSON cannot carry', () => {
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+
+  it.each([
+    ['a BigInt', { limit: 10n }, 'Do not know how to serialize a BigInt'],
+    ['a circular reference', circular, 'Converting circular structure to JSON'],
+  ])(
+    'payment_method_options holding %s is a RequestValidationError, not a connection error retried',
+    async (_name, options, reason) => {
+      await expectRefused(charge({ payment_method_options: { card: options } }), {
+        'payment_method_options.card': `Must be JSON data: ${reason}; pass numbers, strings, arrays and objects`,
+      });
+    },
+  );
+});
+
 describe('arguments a JavaScript caller may pass', () => {
   const chargeParams = { payment_method: 'qris', amount: 10000 } as const;
 
