@@ -18,7 +18,7 @@
  * ```
  */
 export class SandboxError extends Error {
-  // A literal, not the class's own name: a minifier renames classes.
+  /** Always `'SandboxError'`: a literal, since a minifier renames the class itself. */
   override name = 'SandboxError';
 }
 
