@@ -5,8 +5,8 @@
  * Nothing here proves an event came from the service: before acting on one,
  * retrieve the charge by `data.id` and trust what the API says.
  */
-import { LunasError, type ResponseIssue } from './core/errors.js';
 import { describeValue } from './core/describe-value.js';
+import { LunasError, type ResponseIssue } from './core/errors.js';
 import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
 import { chargeSchema } from './resources/charges.js';
 

@@ -1,5 +1,5 @@
-import { RequestValidationError, type FieldErrors } from './errors.js';
 import { describeValue } from './describe-value.js';
+import { RequestValidationError, type FieldErrors } from './errors.js';
 
 /**
  * Options accepted by every method as its last argument.

@@ -3,10 +3,10 @@
  * envelopes and the calls over the transport. A resource method is one line
  * on top of these.
  */
+import { describeValue } from './describe-value.js';
 import { RequestValidationError } from './errors.js';
 import { Page, type PageEnvelope, PagePromise } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
-import { describeValue } from './describe-value.js';
 import { intParam, issuesToFields, looseObject, type Schema, z } from './schema.js';
 import type { ResponseInfo, Transport } from './transport.js';
 

@@ -9,8 +9,8 @@
  * covers reading the body) does not fit ky's retry options.
  */
 import type { KyInstance, Options } from 'ky';
-import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { onAbort } from './abort-relay.js';
+import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import { type Log, redact } from './log.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';

@@ -1,7 +1,7 @@
+import { describeValue } from '../core/describe-value.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { listEnvelope, type ListParams, Resource, validate } from '../core/resource.js';
-import { describeValue } from '../core/describe-value.js';
 import { currencyParam, looseObject, maybe, money, moneyParam, openEnum, textParam, z } from '../core/schema.js';
 
 const transferSchema = looseObject({
