@@ -1,3 +1,4 @@
+import { describeKind } from './core/describe-value.js';
 import { LunasError } from './core/errors.js';
 import { isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
 import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
@@ -87,7 +88,8 @@ export class Client {
   readonly #options: ClientOptions;
 
   /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed. */
-  constructor(options: ClientOptions = {}) {
+  constructor(given?: ClientOptions) {
+    const options = clientOptions(given);
     this.#options = { ...options };
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new LunasError(
@@ -141,9 +143,18 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    const changed = Object.entries(overrides).filter(([, value]) => value !== undefined);
+    const changed = Object.entries(clientOptions(overrides)).filter(([, value]) => value !== undefined);
     return new Client({ ...this.#options, ...Object.fromEntries(changed) });
   }
+}
+
+/** The options as given; `null` (JavaScript's "nothing") counts as none, anything but an object is refused. */
+function clientOptions(given: unknown): ClientOptions {
+  if (given === undefined || given === null) return {};
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new LunasError(`The client options must be an object (got ${describeKind(given)})`);
+  }
+  return given as ClientOptions;
 }
 
 function readEnv(name: string): string | undefined {

@@ -3,7 +3,8 @@
  * wrong, not only what was expected. Request parameters hold no secret, but a
  * value can be long or hold line breaks: strings are quoted (JSON escapes
  * control characters, so a message stays one line) and cut to a few dozen
- * characters. Never used for header values, which may carry credentials.
+ * characters. Never used for header values or options, which may carry
+ * credentials: {@link describeKind} names only their kind.
  */
 
 /** Longest string echoed whole, in code points. */
@@ -30,6 +31,18 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : 'a Date';
   return 'an object';
+}
+
+/**
+ * `a string`, `a number`, `an array`, `null`: the kind of a value without the
+ * value, for arguments that may hold a secret when misplaced (an API key
+ * passed where the options go).
+ */
+export function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 function quoted(text: string): string {

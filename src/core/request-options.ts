@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeKind } from './describe-value.js';
 import { RequestValidationError, type FieldErrors } from './errors.js';
 
 /**
@@ -78,7 +78,7 @@ export function maxRetriesProblem(value: unknown): string | undefined {
 export function checkRequestOptions(options: unknown): RequestOptions {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options))
-    throw new RequestValidationError({ options: [`Options must be an object (got ${describeValue(options)})`] });
+    throw new RequestValidationError({ options: [`Options must be an object (got ${describeKind(options)})`] });
   const given = options as RequestOptions;
   checkOptionValues(given);
   return given;

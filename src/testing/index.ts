@@ -222,7 +222,10 @@ function assertOptions(options: SandboxOptions): void {
  * }
  * ```
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
+  // `null`, JavaScript's "nothing", counts as no options.
+  const options = given ?? {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError('options must be an object');
   assertOptions(options);
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;

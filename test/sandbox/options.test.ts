@@ -124,6 +124,18 @@ describe('startSandbox options', () => {
     await expect(box.payCharge('ch_missing')).rejects.toBeInstanceOf(SandboxError);
   });
 
+  it('null options count as none; options that are not an object are a TypeError', async () => {
+    const box = await startSandbox(null as unknown as SandboxOptions);
+    try {
+      expect(box.apiKey).toBe('sk_test_sandbox');
+    } finally {
+      await box.close();
+    }
+    await expect(startSandbox('fast' as unknown as SandboxOptions)).rejects.toThrow(
+      new TypeError('options must be an object'),
+    );
+  });
+
   it.each<[string, SandboxOptions]>([
     ['an apiKey with a space', { apiKey: 'sk test' }],
     ['an empty apiKey', { apiKey: '' }],

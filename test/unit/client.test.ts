@@ -168,6 +168,24 @@ describe('API key and base URL', () => {
   });
 });
 
+describe('options a JavaScript caller may pass', () => {
+  it('new Client(null) counts as no options: the environment is read', () => {
+    clearEnv();
+    vi.stubEnv('LUNAS_API_KEY', 'sk_from_env_2');
+    vi.stubEnv('LUNAS_BASE_URL', 'https://env.lunas.test');
+    const client = new Client(null as unknown as ClientOptions);
+    expect(client.baseURL).toBe('https://env.lunas.test');
+    expect(client.withOptions(null as unknown as ClientOptions).baseURL).toBe('https://env.lunas.test');
+  });
+
+  it('options that are not an object are a LunasError naming their kind, never their value', () => {
+    const error = constructionError('sk_live_misplaced_key' as unknown as ClientOptions);
+    expect(error.message).toBe('The client options must be an object (got a string)');
+    expect(JSON.stringify(error)).not.toContain('sk_live');
+    expect(() => makeClient().withOptions(42 as unknown as ClientOptions)).toThrow(LunasError);
+  });
+});
+
 describe('timeout and maxRetries', () => {
   it('default to 30 s and 2', () => {
     const client = makeClient();

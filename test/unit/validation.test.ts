@@ -565,13 +565,14 @@ describe('arguments a JavaScript caller may pass', () => {
   });
 
   it.each([
-    ['a string', 'fast', '"fast"'],
-    ['a number', 5000, '5000'],
+    ['a string', 'sk_live_misplaced_key', 'a string'],
+    ['a number', 5000, 'a number'],
     ['an array', [], 'an array'],
   ])('options that are %s are refused before sending', async (_name, options, shown) => {
     const given = options as unknown as undefined;
     const message = `Options must be an object (got ${shown})`;
-    await expectRefused((c) => c.charges.create(chargeParams, given), { options: message });
+    const error = await expectRefused((c) => c.charges.create(chargeParams, given), { options: message });
+    expect(JSON.stringify(error)).not.toContain('sk_live');
     await expectRefused((c) => c.charges.retrieve('ch_123', given), { options: message });
     await expectRefused((c) => c.transfers.list({}, given), { options: message });
   });
