@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { listEnvelope, type ListParams, pathSegment, Resource, validate } from '../core/resource.js';
@@ -93,7 +94,9 @@ const chargeCreateParams = z.strictObject({
   /** `qris` or `virtual_account`. Required. */
   payment_method: z.enum(paymentMethods, {
     error: (issue) =>
-      issue.input === undefined ? 'Payment method is required' : 'Payment method must be qris or virtual_account',
+      issue.input === undefined
+        ? 'Payment method is required'
+        : `Payment method must be qris or virtual_account (got ${describeValue(issue.input)})`,
   }),
   /** Greater than 0, at most two decimals: `25000`, `'150000.50'`. Sent as a JSON number. Required. */
   amount: moneyParam('Amount'),
@@ -134,7 +137,7 @@ const chargeCreateParams = z.strictObject({
         /** A positive integer. */
         quantity: intParam('Quantity must be a positive integer', 1),
       }),
-      { error: 'Items must be an array' },
+      { error: (issue) => `Items must be an array (got ${describeValue(issue.input)})` },
     ),
   ),
   /** Description of the payment; at most 255 characters. */

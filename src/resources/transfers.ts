@@ -42,7 +42,9 @@ const transferCreateParams = z.strictObject({
   destination_account_id: z
     .string({
       error: (issue) =>
-        issue.input === undefined ? 'Destination account is required' : 'Destination account must be a string',
+        issue.input === undefined
+          ? 'Destination account is required'
+          : `Destination account must be a string (got ${describeValue(issue.input)})`,
     })
     .check(z.minLength(1, 'Destination account is required')),
   /** Greater than 0, at most two decimals: `125000`, `'125000.00'`. Sent as a JSON number. Required. */

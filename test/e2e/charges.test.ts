@@ -279,7 +279,7 @@ describe('request validation sends nothing', () => {
       'an unknown payment method',
       { payment_method: 'card', amount: 1_000 } as unknown as ChargeCreateParams,
       'payment_method',
-      'Payment method must be qris or virtual_account',
+      'Payment method must be qris or virtual_account (got "card")',
     ],
     [
       'a bad email',

@@ -639,6 +639,16 @@ describe('messages name the value given and how to fix it', () => {
     expect(error.fields.amount![0]).toContain(`(got "${'9'.repeat(30)}${'x'.repeat(10)}…"`);
   });
 
+  it('payment_method, items and destination_account_id echo what was given', async () => {
+    await expectRefused(charge({ payment_method: 'card', items: 'tea' }), {
+      payment_method: 'Payment method must be qris or virtual_account (got "card")',
+      items: 'Items must be an array (got "tea")',
+    });
+    await expectRefused(transfer({ destination_account_id: 42 }), {
+      destination_account_id: 'Destination account must be a string (got 42)',
+    });
+  });
+
   it('expires_at without a time says a time and a zone are needed', async () => {
     await expectRefused(charge({ expires_at: '2026-12-01' }), {
       expires_at:
