@@ -3,10 +3,14 @@
 // 16 KB target (not met: ky and the zod parts used, alone, are about 15 KB); this gate is a
 // ratchet at today's size. Raise it only deliberately, saying why in the
 // commit: so far zod's compiled object parser (+1.2 KB, validation about 5x
-// faster) and the hang and key-leak fixes of the reliability suites (+0.4 KB).
+// faster), the hang and key-leak fixes of the reliability suites (+0.4 KB), and
+// the fixes of the defects issue (+1.35 KB: validation messages that name the
+// value and the fix, literal error names that survive minification, headers in
+// error JSON, one shared abort listener per signal, typed errors for null or
+// malformed arguments).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 23_100;
+const GZIP_BUDGET_BYTES = 24_450;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();
