@@ -1,4 +1,5 @@
 import { API, type GetOptions, type PostOptions } from './core/api.js';
+import { describeKind } from './core/describe-value.js';
 import { LunasError } from './core/errors.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import type { StandardSchema } from './core/standard-schema.js';
@@ -30,7 +31,11 @@ import { Webhooks } from './webhooks.js';
 export interface ClientOptions {
   /** Secret API key, sent as `Authorization: Bearer`. Default: `LUNAS_API_KEY`. */
   apiKey?: string | undefined;
-  /** Base URL of the service, e.g. `https://api.example.com`. Default: `LUNAS_BASE_URL`. */
+  /**
+   * Base URL of the service, e.g. `https://api.example.com`. Default: `LUNAS_BASE_URL`.
+   * lunas adds the version to every path (`/v1/transfers`), so a base URL ending
+   * in `/v1`, as other SDKs expect, is used without it.
+   */
   baseURL?: string | undefined;
   /** Per-attempt timeout in ms. Default 30 000. */
   timeout?: number | undefined;
@@ -85,6 +90,7 @@ export class Client {
   /** Webhook events: confirm one by reading its charge back. */
   readonly webhooks: Webhooks;
   /** The base URL requests are sent to. */
+  /** The base URL requests are sent to: without a trailing slash or `/v1`, which every path starts with. */
   readonly baseURL: string;
   /** Per-attempt timeout in ms. */
   readonly timeout: number;
@@ -95,7 +101,8 @@ export class Client {
   readonly #events: Events;
 
   /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed. */
-  constructor(options: ClientOptions = {}) {
+  constructor(given?: ClientOptions) {
+    const options = clientOptions(given);
     this.#options = { ...options };
     if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
       throw new LunasError(
@@ -104,7 +111,8 @@ export class Client {
       );
     }
     const apiKey = checkApiKey(options.apiKey ?? readEnv('LUNAS_API_KEY'));
-    this.baseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
+    const givenBaseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
+    this.baseURL = withoutVersion(givenBaseURL);
     // A derived client keeps what this one resolved, even if the environment changes.
     this.#options.apiKey = apiKey;
     this.#options.baseURL = this.baseURL;
@@ -120,6 +128,11 @@ export class Client {
     // A client made by withOptions() shares its parent's listeners.
     this.#events = inheritedEvents ?? new Events();
     inheritedEvents = undefined;
+    const log = new Log(options.logger ?? console, logLevel(options.logLevel), apiKey);
+    if (this.baseURL !== givenBaseURL) {
+      log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${this.baseURL}`);
+    }
+
     const transport = new Transport({
       apiKey,
       baseURL: this.baseURL,
@@ -128,8 +141,8 @@ export class Client {
       fetch: options.fetch,
       defaultHeaders,
       userAgent: `lunas/${VERSION}`,
-      log: new Log(options.logger ?? console, logLevel(options.logLevel), apiKey),
       events: this.#events,
+      log,
     });
     this.#api = new API(transport);
     this.charges = new Charges(this.#api);
@@ -213,7 +226,7 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    const changed = Object.entries(overrides ?? {}).filter(([, value]) => value !== undefined);
+    const changed = Object.entries(clientOptions(overrides)).filter(([, value]) => value !== undefined);
     inheritedEvents = this.#events;
     try {
       return new Client({ ...this.#options, ...Object.fromEntries(changed) });
@@ -221,6 +234,15 @@ export class Client {
       inheritedEvents = undefined;
     }
   }
+}
+
+/** The options as given; `null` (JavaScript's "nothing") counts as none, anything but an object is refused. */
+function clientOptions(given: unknown): ClientOptions {
+  if (given === undefined || given === null) return {};
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new LunasError(`The client options must be an object (got ${describeKind(given)})`);
+  }
+  return given as ClientOptions;
 }
 
 function readEnv(name: string): string | undefined {
@@ -292,6 +314,16 @@ function checkBaseURL(baseURL: unknown): string {
   if (url.username !== '' || url.password !== '') throw new LunasError('The baseURL must not contain credentials');
   if (url.search !== '' || url.hash !== '') throw new LunasError('The baseURL must not have a query or fragment');
   return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The base URL without a final `/v1` segment: the service's paths all start
+ * with `/v1` and are appended to the base URL, so keeping it would request
+ * `/v1/v1/...` and answer every call with 404. A prefix before it stays
+ * (`https://gw.example.com/lunas/v1` becomes `https://gw.example.com/lunas`).
+ */
+function withoutVersion(baseURL: string): string {
+  return baseURL.replace(/\/v1$/, '');
 }
 
 function checkOption(name: string, value: unknown, problem: (value: unknown) => string | undefined): number {

@@ -5,6 +5,7 @@
  * Nothing here proves an event came from the service: before acting on one,
  * retrieve the charge by `data.id` and trust what the API says.
  */
+import { describeValue } from './core/describe-value.js';
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import type { RequestOptions } from './core/request-options.js';
 import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
@@ -95,12 +96,14 @@ export function isChargeEvent(event: LunasEvent): event is ChargeEvent {
 
 /** A webhook body that is not a well-formed event. */
 export class EventValidationError extends LunasError {
+  override name = 'EventValidationError';
   /** Every mismatch found. */
   readonly issues: ResponseIssue[];
 
   constructor(issues: ResponseIssue[]) {
     const first = issues[0];
-    super(`Invalid webhook event${first ? ` at ${first.path || 'the top level'}: ${first.message}` : ''}`);
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more in issues)` : '';
+    super(`Invalid webhook event${first ? ` at ${first.path || 'the top level'}: ${first.message}${more}` : ''}`);
     this.issues = issues;
   }
 }
@@ -127,16 +130,19 @@ export function parseEvent(body: string | Uint8Array | object): LunasEvent {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new EventValidationError([{ path: '', message: 'the body is not JSON' }]);
+      throw new EventValidationError([
+        { path: '', message: 'the body is not JSON; pass the raw request body (text or bytes) as received' },
+      ]);
     }
   }
   const type = (value as { type?: unknown } | null)?.type;
   const known = typeof type === 'string' && (CHARGE_EVENT_TYPES as readonly string[]).includes(type);
   eventSchemas ??= buildEventSchemas();
-  const result = (known ? eventSchemas.charge : eventSchemas.other).safeParse(value);
+  // `reportInput` keeps each bad value on its issue, so the message can say what came.
+  const result = (known ? eventSchemas.charge : eventSchemas.other).safeParse(value, { reportInput: true });
   if (!result.success) {
     throw new EventValidationError(
-      result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: issue.message })),
+      result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: describeIssue(issue) })),
     );
   }
   return result.data as LunasEvent;
@@ -193,4 +199,23 @@ export class Webhooks {
     const charge = await this.#charges.retrieve(event.data.id, options);
     return { event, charge };
   }
+}
+/** `expected a string (missing)`, `expected one of qris, virtual_account (got "card")`. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const got = issue.input === undefined ? 'missing' : `got ${describeValue(issue.input)}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${withArticle(issue.expected)} (${got})`;
+    case 'invalid_value':
+      return `expected ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map(String).join(', ')} (${got})`;
+    case 'invalid_union':
+      return `does not match any accepted type (${got})`;
+    default:
+      return `${issue.message} (${got})`;
+  }
+}
+
+function withArticle(expected: string): string {
+  const noun = expected === 'int' ? 'integer' : expected;
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }

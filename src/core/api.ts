@@ -6,9 +6,9 @@
 import { RequestValidationError, type FieldErrors } from './errors.js';
 import { type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
 import { hasLoneSurrogate, relativePath } from './path.js';
-import type { RequestOptions } from './request-options.js';
+import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
-import { validate, z } from './schema.js';
+import { intParam, validate, z } from './schema.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';
 
@@ -53,12 +53,10 @@ export interface ListParams {
   pagesize?: number;
 }
 
-const pageMessage = 'Page must be an integer of at least 1';
-const pagesizeMessage = 'Page size must be an integer from 1 to 100';
-
+/** Query parameters of every list method. */
 const listParams = z.strictObject({
-  page: z.optional(z.int({ error: pageMessage }).check(z.gte(1, pageMessage))),
-  pagesize: z.optional(z.int({ error: pagesizeMessage }).check(z.gte(1, pagesizeMessage), z.lte(100, pagesizeMessage))),
+  page: z.optional(intParam('Page must be an integer of at least 1', 1)),
+  pagesize: z.optional(intParam('Page size must be an integer from 1 to 100', 1, 100)),
 });
 
 /** @internal The request primitive behind a {@link Client}; resources hold one. */
@@ -69,29 +67,42 @@ export class API {
     this.#transport = transport;
   }
 
-  /** GET `path`; resolves to the envelope's `data`, checked by `schema` when given. */
-  async get<T>(path: string, options?: GetOptions<T> | null): Promise<T> {
-    const { query, schema, ...rest } = options ?? {};
+  /**
+   * GET `path`; resolves to the envelope's `data`, checked by `schema` when
+   * given. `options` are the caller's, passed on unchanged so their checks
+   * see exactly what was given; `call` holds the query and schema (a
+   * resource's own; for a raw call, the caller's options themselves).
+   */
+  async get<T>(
+    path: string,
+    options?: RequestOptions | null,
+    call: Pick<GetOptions<T>, 'query' | 'schema'> | null | undefined = options as GetOptions<T>,
+  ): Promise<T> {
+    const { query, schema } = callFields(call);
     const spec = {
       method: 'GET',
       path: relativePath(path),
       query: checkQuery(query),
       schema: checkSchema(schema),
     } as const;
-    const { body, info } = await this.#transport.request<T>(spec, rest);
+    const { body, info } = await this.#transport.request<T>(spec, options);
     return remember(body, info);
   }
 
   /** POST `body` as JSON to `path`, with an Idempotency-Key; resolves like {@link API.get}. */
-  async post<T>(path: string, options?: PostOptions<T> | null): Promise<T> {
-    const { body, schema, ...rest } = options ?? {};
+  async post<T>(
+    path: string,
+    options?: RequestOptions | null,
+    call: Pick<PostOptions<T>, 'body' | 'schema'> | null | undefined = options as PostOptions<T>,
+  ): Promise<T> {
+    const { body, schema } = callFields(call);
     const spec = {
       method: 'POST',
       path: relativePath(path),
       body: serialize(body),
       schema: checkSchema(schema),
     } as const;
-    const result = await this.#transport.request<T>(spec, rest);
+    const result = await this.#transport.request<T>(spec, options);
     return remember(result.body, result.info);
   }
 
@@ -108,6 +119,7 @@ export class API {
     options: RequestOptions | null | undefined,
   ): PagePromise<T> {
     return new PagePromise(async () => {
+      options = checkRequestOptions(options);
       const { page = 1, pagesize } = validate(listParams, params ?? {});
       const relative = relativePath(path);
       const transport = this.#transport;
@@ -130,6 +142,11 @@ export class API {
       return source.fetch(page);
     });
   }
+}
+
+/** The query, body and schema of a call; none when the caller's options were not an object (refused later). */
+function callFields<C extends object>(call: C | null | undefined): Partial<C> {
+  return typeof call === 'object' && call !== null ? call : {};
 }
 
 function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {

@@ -21,6 +21,12 @@ export type FieldErrors = Record<string, string[]>;
  */
 export class LunasError extends Error {
   /**
+   * The class's name, e.g. `'NotFoundError'`, also in a minified bundle: every
+   * class sets it as a literal, since a minifier renames the classes themselves.
+   */
+  override name = 'LunasError';
+
+  /**
    * The Idempotency-Key sent with the failed POST, when there was one. Retrying
    * the same operation with this key can never perform it twice.
    */
@@ -28,7 +34,6 @@ export class LunasError extends Error {
 
   constructor(message: string, options?: { cause?: unknown; idempotencyKey?: string | undefined }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.idempotencyKey = options?.idempotencyKey;
   }
 
@@ -78,6 +83,7 @@ export interface APIErrorInit {
  * ```
  */
 export class APIError extends LunasError {
+  override name = 'APIError';
   /** The HTTP status of the response. */
   readonly status: number;
   /** The parsed JSON body, or the raw text when the body was not JSON. */
@@ -94,10 +100,16 @@ export class APIError extends LunasError {
     this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
   }
+
+  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), headers: headersRecord(this.headers) };
+  }
 }
 
 /** 400: the service rejected the request. `fields` maps field names to its messages. */
 export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
   /** The `fail` envelope's field map; empty when the body carried only a `message`. */
   readonly fields: FieldErrors;
 
@@ -108,28 +120,48 @@ export class BadRequestError extends APIError {
 }
 
 /** 401: the API key is missing, invalid or revoked. */
-export class AuthenticationError extends APIError {}
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
 /** 403: not allowed, for example a transfer beyond the available balance. */
-export class PermissionDeniedError extends APIError {}
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
 /** 404: the resource does not exist. */
-export class NotFoundError extends APIError {}
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
 /** 409: the request conflicts with another one; retried automatically. */
-export class ConflictError extends APIError {}
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
 /** 422: the request was understood but cannot be processed. */
-export class UnprocessableEntityError extends APIError {}
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
 /** 429: too many requests; retried automatically, honouring `Retry-After`. */
-export class RateLimitError extends APIError {}
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
 /** 500 and above: the service failed; retried automatically. */
-export class InternalServerError extends APIError {}
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
 
 /** No response arrived: DNS, refused or dropped connection, TLS failure. */
-export class APIConnectionError extends LunasError {}
+export class APIConnectionError extends LunasError {
+  override name = 'APIConnectionError';
+}
 
 /** No response arrived within the per-attempt `timeout`. */
-export class APIConnectionTimeoutError extends APIConnectionError {}
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+}
 
 /** The caller's `AbortSignal` aborted the call; never retried. */
-export class APIUserAbortError extends LunasError {}
+export class APIUserAbortError extends LunasError {
+  override name = 'APIUserAbortError';
+}
 
 /**
  * The request was refused before anything was sent. `fields` maps dotted field
@@ -146,6 +178,7 @@ export class APIUserAbortError extends LunasError {}
  * ```
  */
 export class RequestValidationError extends LunasError {
+  override name = 'RequestValidationError';
   /** Dotted field name to messages. */
   readonly fields: FieldErrors;
 
@@ -169,6 +202,7 @@ export interface ResponseIssue {
  * raw text, for a bug report.
  */
 export class ResponseValidationError extends LunasError {
+  override name = 'ResponseValidationError';
   /** Dotted path of the first mismatch (`''` when the body as a whole is wrong). */
   readonly path: string;
   /** Every mismatch found. */
@@ -179,6 +213,8 @@ export class ResponseValidationError extends LunasError {
   readonly status: number;
   /** The `x-request-id` response header, when sent. */
   readonly requestId: string | undefined;
+  /** The response headers. */
+  readonly headers: Headers;
 
   constructor(init: {
     summary: string;
@@ -193,8 +229,26 @@ export class ResponseValidationError extends LunasError {
     this.path = init.issues[0]?.path ?? '';
     this.body = init.body;
     this.status = init.status;
+    this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
   }
+
+  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), headers: headersRecord(this.headers) };
+  }
+}
+
+/**
+ * Headers as a plain record, names lower-cased (as `Headers` keeps them); a
+ * name sent twice (`set-cookie`) keeps both values, joined by a comma.
+ */
+function headersRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = Object.hasOwn(record, name) ? `${record[name]}, ${value}` : value;
+  });
+  return record;
 }
 
 /**

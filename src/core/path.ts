@@ -2,17 +2,27 @@
  * Paths: resources build theirs with the {@link path} tag, which encodes each
  * id as one segment; raw calls pass a path that is checked, not encoded.
  */
+import { describeValue } from './describe-value.js';
 import { RequestValidationError } from './errors.js';
 
 /**
  * One path segment for an id. Percent-encoding keeps `/`, `?` and `#` inside
  * the segment; `.` and `..` cannot be encoded safely (URL parsers resolve
- * them, even as `%2E`), and no real id is either, so they are refused.
+ * them, even as `%2E`), and no real id is either, so they are refused. So is
+ * an id holding half of a UTF-16 surrogate pair (text cut in the middle of an
+ * emoji, say): it has no UTF-8 form to percent-encode.
  */
 export function pathSegment(field: string, id: unknown): string {
   if (typeof id !== 'string' || id === '')
-    throw new RequestValidationError({ [field]: ['ID must be a non-empty string'] });
+    throw new RequestValidationError({ [field]: [`ID must be a non-empty string (got ${describeValue(id)})`] });
   if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });
+  if (hasLoneSurrogate(id)) {
+    throw new RequestValidationError({
+      [field]: [
+        'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji',
+      ],
+    });
+  }
   return encodeURIComponent(id);
 }
 
@@ -56,9 +66,8 @@ export function relativePath(value: unknown): string {
   return relative;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** Whether `text` holds half of a UTF-16 pair: not Unicode text, and not encodable in a URL. */
 export function hasLoneSurrogate(text: string): boolean {
-  return LONE_SURROGATE.test(text);
+  // With the `u` flag a whole pair is one code point, so only a lone half matches.
+  return /\p{Surrogate}/u.test(text);
 }

@@ -1,3 +1,4 @@
+import { describeKind } from './describe-value.js';
 import { RequestValidationError, type FieldErrors } from './errors.js';
 
 /**
@@ -69,15 +70,31 @@ export function maxRetriesProblem(value: unknown): string | undefined {
     : 'Max retries must be an integer from 0 to 10';
 }
 
-/** Refuses malformed per-call options before anything is sent. */
-export function checkRequestOptions(options: RequestOptions): void {
+/**
+ * The per-call options as given, checked; malformed ones are refused before
+ * anything is sent. `null` counts as no options, like `undefined`: JavaScript
+ * callers pass it for "nothing", and it holds nothing that could be lost.
+ */
+export function checkRequestOptions(options: unknown): RequestOptions {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw new RequestValidationError({ options: [`Options must be an object (got ${describeKind(options)})`] });
+  const given = options as RequestOptions;
+  checkOptionValues(given);
+  return given;
+}
+
+function checkOptionValues(options: RequestOptions): void {
   const problems: FieldErrors = headerProblems(options.headers);
   const add = (field: string, message: string | undefined) => {
     if (message !== undefined) problems[field] = [message];
   };
   if (options.timeout !== undefined) add('timeout', timeoutProblem(options.timeout));
   if (options.maxRetries !== undefined) add('maxRetries', maxRetriesProblem(options.maxRetries));
-  if (options.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(String(options.idempotencyKey)))
+  if (
+    options.idempotencyKey !== undefined &&
+    !(typeof options.idempotencyKey === 'string' && IDEMPOTENCY_KEY.test(options.idempotencyKey))
+  )
     add('idempotencyKey', 'Idempotency key must be 1 to 255 visible ASCII characters');
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     add('signal', 'Signal must be an AbortSignal');

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
+import { describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
 
 export { z };
@@ -116,6 +117,31 @@ export function maybe<Out, In>(schema: Schema<Out, In>): z.ZodMiniOptional<z.Zod
 /** Any JSON object, every field kept: for resources the service leaves unspecified. */
 export const jsonObject: Schema<Record<string, unknown>> = z.record(z.string(), z.unknown());
 
+/**
+ * A JSON object the caller passes through unchecked (options of a payment
+ * method lunas does not know yet). It must serialise: a BigInt or a circular
+ * reference would otherwise fail while sending, as if the network had.
+ */
+export const jsonObjectParam: Schema<Record<string, unknown>> = jsonObject.check(
+  z.refine(serialisesAsJson, {
+    error: (issue) => `Must be JSON data: ${jsonFailure(issue.input)}; pass numbers, strings, arrays and objects`,
+  }),
+);
+
+function serialisesAsJson(value: unknown): boolean {
+  return jsonFailure(value) === undefined;
+}
+
+/** Why JSON.stringify refuses `value` (first line of its message), or undefined when it does not. */
+function jsonFailure(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  }
+}
+
 /** Number of Unicode code points, so an emoji counts once towards a length limit. */
 export function codePoints(text: string): number {
   let count = 0;
@@ -126,12 +152,14 @@ export function codePoints(text: string): number {
 /**
  * Money in a request: a number or decimal string, finite, above 0, at most two
  * fractional digits; sent as a JSON number, so it must survive that exactly.
+ * Messages name the value given and how to write it.
  */
 export function moneyParam(label: string): Schema<number, number | string> {
-  const invalid = `${label} must be a number with at most two decimal places`;
+  const invalid = (value: unknown) =>
+    `${label} must be a number with at most two decimal places (got ${describeValue(value)}${moneyHint(value)})`;
   return z.pipe(
     z.union([z.number(), z.string()], {
-      error: (issue) => (issue.input === undefined ? `${label} is required` : invalid),
+      error: (issue) => (issue.input === undefined ? `${label} is required` : invalid(issue.input)),
     }),
     z.transform((value, ctx) => {
       const normalized = normalizeMoney(value);
@@ -139,30 +167,62 @@ export function moneyParam(label: string): Schema<number, number | string> {
         ctx.issues.push({ code: 'custom', input: value, message });
         return z.NEVER;
       };
-      if (normalized === undefined) return fail(invalid);
+      if (normalized === undefined) return fail(invalid(value));
+      // The service's own message, word for word.
       if (normalized.startsWith('-') || /^0\.00$/.test(normalized)) return fail(`${label} must be greater than 0`);
       const sent = Number(normalized);
-      if (normalizeMoney(sent) !== normalized) return fail(`${label} is too large to send exactly`);
+      if (normalizeMoney(sent) !== normalized) {
+        return fail(`${label} is too large to send exactly as a JSON number (got ${describeValue(value)})`);
+      }
       return sent;
     }),
   );
 }
 
+const THOUSANDS_SEPARATED = /^\d{1,3}(?:([,_ ])\d{3})(?:\1\d{3})*(?:\.\d+)?$/;
+
+/** How to write a money value that was refused: `; write 10000 or "10000.00"`, or `''`. */
+function moneyHint(value: unknown): string {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? '; round it to cents, e.g. Math.round(amount * 100) / 100' : '';
+  }
+  if (typeof value !== 'string') return '; pass a number or a decimal string';
+  const trimmed = value.trim();
+  // "10,000" or "10 000": thousands separators, never a decimal comma ("1,5" is not 15).
+  const separator = THOUSANDS_SEPARATED.exec(trimmed)?.[1];
+  const candidate = separator === undefined ? trimmed : trimmed.replaceAll(separator, '');
+  const normalized = normalizeMoney(candidate);
+  if (normalized !== undefined) return `; write ${Number(normalized)} or "${normalized}"`;
+  if (DECIMAL.test(candidate)) return '; round it to two decimal places';
+  return '; write digits with an optional dot and two decimals, e.g. 10000 or "10000.00"';
+}
+
 /** A string with a type message and an optional code-point limit. */
 export function textParam(label: string, maxLength?: number): Schema<string> {
-  const text = z.string({ error: `${label} must be a string` });
+  const text = z.string({ error: (issue) => `${label} must be a string (got ${describeValue(issue.input)})` });
   if (maxLength === undefined) return text;
   return text.check(
-    z.refine((value: string) => codePoints(value) <= maxLength, `${label} must be at most ${maxLength} characters`),
+    z.refine((value: string) => codePoints(value) <= maxLength, {
+      error: (issue) =>
+        `${label} must be at most ${maxLength} characters (got ${codePoints(issue.input as string)}); shorten it`,
+    }),
   );
+}
+
+/** An integer of at least `min` (and at most `max`); `message` says so, the value given is added. */
+export function intParam(message: string, min: number, max?: number): Schema<number> {
+  const error = (issue: { input?: unknown }) => `${message} (got ${describeValue(issue.input)})`;
+  const checks = [z.gte(min, { error }), ...(max === undefined ? [] : [z.lte(max, { error })])];
+  return z.int({ error }).check(...checks);
 }
 
 /** Three ASCII letters, sent lower-case. */
 export function currencyParam(requiredMessage?: string): Schema<string> {
+  const invalid = (value: unknown) => `Currency must be a three-letter code such as idr (got ${describeValue(value)})`;
   return z.pipe(
     z.string({
-      error: (issue) =>
-        issue.input === undefined && requiredMessage ? requiredMessage : 'Currency must be a three-letter code',
+      // The service's "Currency is required" stays word for word.
+      error: (issue) => (issue.input === undefined && requiredMessage ? requiredMessage : invalid(issue.input)),
     }),
     z.transform((value, ctx) => {
       if (value === '' && requiredMessage) {
@@ -170,7 +230,7 @@ export function currencyParam(requiredMessage?: string): Schema<string> {
         return z.NEVER;
       }
       if (!/^[A-Za-z]{3}$/.test(value)) {
-        ctx.issues.push({ code: 'custom', input: value, message: 'Currency must be a three-letter code' });
+        ctx.issues.push({ code: 'custom', input: value, message: invalid(value) });
         return z.NEVER;
       }
       return value.toLowerCase();
@@ -195,15 +255,28 @@ const MAX_ISO_TIME = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A `Date` or an ISO 8601 string with a zone, sent as ISO 8601 UTC. */
 export function datetimeParam(label: string): Schema<string, Date | string> {
-  const message = `${label} must be a valid Date or an ISO 8601 datetime`;
+  const invalid = (value: unknown) =>
+    `${label} must be a Date or an ISO 8601 datetime with a time and a zone, e.g. 2026-12-01T00:00:00Z ` +
+    `(got ${describeValue(value)})`;
   return z.pipe(
-    z.union([z.date({ error: message }), z.string({ error: message })], { error: message }),
+    z.union([z.date(), z.string()], { error: (issue) => invalid(issue.input) }),
     z.transform((value, ctx) => {
-      const time = typeof value === 'string' ? parseIsoDatetime(value) : value.getTime();
-      // Outside years 0000-9999 toISOString() writes an expanded year (+010000-...) that ISO 8601 readers refuse.
-      if (Number.isNaN(time) || time < MIN_ISO_TIME || time > MAX_ISO_TIME) {
+      const fail = (message: string) => {
         ctx.issues.push({ code: 'custom', input: value, message });
         return z.NEVER;
+      };
+      if (typeof value === 'string' && !ISO_DATETIME.test(value)) return fail(invalid(value));
+      const time = typeof value === 'string' ? parseIsoDatetime(value) : value.getTime();
+      if (Number.isNaN(time)) {
+        return fail(
+          typeof value === 'string'
+            ? `${label} is not a real date and time (got ${describeValue(value)})`
+            : invalid(value),
+        );
+      }
+      // Outside years 0000-9999 toISOString() writes an expanded year (+010000-...) that ISO 8601 readers refuse.
+      if (time < MIN_ISO_TIME || time > MAX_ISO_TIME) {
+        return fail(`${label} must fall in the years 0000 to 9999 (got ${new Date(time).toISOString()})`);
       }
       return new Date(time).toISOString();
     }),
@@ -229,8 +302,14 @@ export function dottedPath(path: readonly (PropertyKey | { readonly key: Propert
   return path.map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.');
 }
 
-/** Parses caller input with a request schema, or throws `RequestValidationError`. */
+/**
+ * Parses caller parameters with a request schema, or throws
+ * `RequestValidationError`. Parameters are an object: anything else (`null`
+ * from JavaScript included) is refused under the field `params`.
+ */
 export function validate<T>(schema: Schema<T, unknown>, input: unknown): T {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new RequestValidationError({ params: [`Parameters must be an object (got ${describeValue(input)})`] });
   const result = schema.safeParse(input);
   if (!result.success) throw new RequestValidationError(issuesToFields(result.error.issues));
   return result.data;

@@ -9,6 +9,7 @@
  * covers reading the body) does not fit ky's retry options.
  */
 import type { KyInstance, Options } from 'ky';
+import { onAbort } from './abort-relay.js';
 import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import type { Events } from './events.js';
@@ -73,7 +74,7 @@ export interface Result<T> {
 
 export class Transport {
   readonly #config: TransportConfig;
-  #ky: Promise<KyInstance> | undefined;
+  #ky: KyInstance | undefined;
   /** The headers of every call, built once. */
   readonly #baseHeaders: Record<string, string>;
 
@@ -90,24 +91,24 @@ export class Transport {
    * ky is loaded with the first request, not with `import 'lunas-sdk'`: a process
    * that starts, builds a client and may never call pays nothing for it.
    */
-  #http(): Promise<KyInstance> {
+  async #http(): Promise<KyInstance> {
+    if (this.#ky) return this.#ky;
+    const ky = await loadKy();
     const custom = this.#config.fetch;
-    this.#ky ??= import('ky').then(({ default: ky }) =>
-      ky.create({
-        prefixUrl: this.#config.baseURL,
-        retry: 0,
-        timeout: false,
-        throwHttpErrors: false,
-        // The attempt's signal reaches fetch beside the Request (ky passes
-        // options it does not know to fetch): given to ky, it would be merged
-        // with ky's own with `AbortSignal.any`, a cost on every call.
-        // The global fetch is looked up per call, so a test's mock is seen.
-        fetch: (request, init) => {
-          const { attemptSignal, ...rest } = init as AttemptInit;
-          return (custom ?? globalThis.fetch)(request, { ...rest, signal: attemptSignal });
-        },
-      }),
-    );
+    this.#ky ??= ky.create({
+      prefixUrl: this.#config.baseURL,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      // The attempt's signal reaches fetch beside the Request (ky passes
+      // options it does not know to fetch): given to ky, it would be merged
+      // with ky's own with `AbortSignal.any`, a cost on every call.
+      // The global fetch is looked up per call, so a test's mock is seen.
+      fetch: (request, init) => {
+        const { attemptSignal, ...rest } = init as AttemptInit;
+        return (custom ?? globalThis.fetch)(request, { ...rest, signal: attemptSignal });
+      },
+    });
     return this.#ky;
   }
 
@@ -120,17 +121,20 @@ export class Transport {
   request<T>(spec: RequestSpec<T>, options?: RequestOptions | null): Promise<Result<T>>;
   async request(
     spec: RequestSpec<unknown> & { page?: number },
-    options: RequestOptions | null = {},
+    given?: RequestOptions | null,
   ): Promise<Result<unknown>> {
-    options ??= {};
-    checkRequestOptions(options);
+    // What the caller passed, unchecked: `null`, or not an object at all, from JavaScript.
+    const options = checkRequestOptions(given);
     const { log, events } = this.#config;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeout = options.timeout ?? this.#config.timeout;
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
     const headers = this.#headers(options.headers, idempotencyKey, spec.body !== undefined);
     const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
-    const label = `${spec.method} /${spec.path}`;
+    // The full URL, so a wrong baseURL shows in every message and log line.
+    const label = `${spec.method} ${this.#config.baseURL}/${target}`;
+    // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
+    const http = this.#ky ?? (await this.#http());
     const observed = events.has('request') || events.has('response');
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
@@ -156,6 +160,7 @@ export class Transport {
         if (log.enabled('debug')) log.write('debug', `${spec.method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
         if (observed) events.emit('request', { method: spec.method, url, attempt, idempotencyKey }, log);
         const raw = await this.#attempt(
+          http,
           spec.method,
           target,
           spec.body,
@@ -209,6 +214,7 @@ export class Transport {
 
   /** One attempt, read to the end of the body under one timeout. */
   async #attempt(
+    http: KyInstance,
     method: 'GET' | 'POST',
     target: string,
     body: string | undefined,
@@ -231,10 +237,9 @@ export class Transport {
       stop(controller.signal.reason);
     };
     const timer = setTimeout(abort, timeout);
-    signal?.addEventListener('abort', abort, { once: true });
+    const stopListening = signal ? onAbort(signal, abort) : undefined;
     const secret = this.#config.apiKey;
     try {
-      const http = await this.#http();
       const response = await Promise.race([
         http(target, { method, headers, body, attemptSignal: controller.signal } as Options),
         aborted,
@@ -262,7 +267,7 @@ export class Transport {
       });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
+      stopListening?.();
     }
   }
 }
@@ -284,6 +289,22 @@ function withQuery(path: string, query: Record<string, number | string | boolean
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const text = params.toString();
   return text === '' ? path : `${path}?${text}`;
+}
+
+let kyModule: Promise<typeof import('ky').default> | undefined;
+
+/** ky, imported once per process whatever the number of clients. */
+function loadKy(): Promise<typeof import('ky').default> {
+  kyModule ??= import('ky').then(
+    (module) => module.default,
+    (error: unknown) => {
+      kyModule = undefined; // A later call tries again.
+      throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeCause(error)}`, {
+        cause: error,
+      });
+    },
+  );
+  return kyModule;
 }
 
 /** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
@@ -333,14 +354,15 @@ function sleep(ms: number, signal: AbortSignal | undefined, idempotencyKey: stri
     new APIUserAbortError('The call was aborted by the caller while waiting to retry', { idempotencyKey });
   if (signal?.aborted) return Promise.reject(abortError());
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
+    const stopListening = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(abortError());
+        })
+      : undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

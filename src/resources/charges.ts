@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
@@ -6,7 +7,8 @@ import { Resource } from '../core/resource.js';
 import {
   currencyParam,
   datetimeParam,
-  jsonObject,
+  intParam,
+  jsonObjectParam,
   looseObject,
   maybe,
   money,
@@ -228,7 +230,9 @@ const createdChargeSchema = typedAs<CreatedCharge>(createdChargeWireSchema);
 export const chargeCreateParams = z.strictObject({
   payment_method: z.enum(paymentMethodTypes, {
     error: (issue) =>
-      issue.input === undefined ? 'Payment method is required' : 'Payment method must be qris or virtual_account',
+      issue.input === undefined
+        ? 'Payment method is required'
+        : `Payment method must be qris or virtual_account (got ${describeValue(issue.input)})`,
   }),
   amount: moneyParam('Amount'),
   channel: z.optional(textParam('Channel')),
@@ -251,11 +255,10 @@ export const chargeCreateParams = z.strictObject({
       z.strictObject({
         name: textParam('Name'),
         price: moneyParam('Price'),
-        quantity: z
-          .int({ error: 'Quantity must be a positive integer' })
-          .check(z.gte(1, 'Quantity must be a positive integer')),
+        /** A positive integer. */
+        quantity: intParam('Quantity must be a positive integer', 1),
       }),
-      { error: 'Items must be an array' },
+      { error: (issue) => `Items must be an array (got ${describeValue(issue.input)})` },
     ),
   ),
   description: z.optional(textParam('Description', 255)),
@@ -269,7 +272,7 @@ export const chargeCreateParams = z.strictObject({
           }),
         ),
       }),
-      jsonObject,
+      jsonObjectParam,
     ),
   ),
 });
@@ -295,7 +298,7 @@ export class Charges extends Resource {
    */
   async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
     const body = validate(chargeCreateParams, params);
-    return this.api.post('/v1/payments/charges', { ...options, body, schema: createdChargeSchema });
+    return this.api.post('/v1/payments/charges', options, { body, schema: createdChargeSchema });
   }
 
   /**
@@ -309,7 +312,7 @@ export class Charges extends Resource {
    * ```
    */
   async retrieve(id: string, options?: RequestOptions): Promise<Charge> {
-    return this.api.get(path`/v1/payments/charges/${id}`, { ...options, schema: chargeSchema });
+    return this.api.get(path`/v1/payments/charges/${id}`, options, { schema: chargeSchema });
   }
 
   /**

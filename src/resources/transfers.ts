@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
@@ -107,11 +108,20 @@ export const transferCreateParams = z.strictObject({
   destination_account_id: z
     .string({
       error: (issue) =>
-        issue.input === undefined ? 'Destination account is required' : 'Destination account must be a string',
+        issue.input === undefined
+          ? 'Destination account is required'
+          : `Destination account must be a string (got ${describeValue(issue.input)})`,
     })
     .check(z.minLength(1, 'Destination account is required')),
   amount: moneyParam('Amount'),
-  currency: z.pipe(currencyParam('Currency is required'), z.literal('idr', { error: 'Currency is not supported' })),
+  /** Required; `idr` (in any case) is the only currency supported. */
+  currency: z.pipe(
+    currencyParam('Currency is required'),
+    z.literal('idr', {
+      error: (issue) => `Currency is not supported; only idr is, for now (got ${describeValue(issue.input)})`,
+    }),
+  ),
+  /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
   client_reference_id: z.optional(textParam('Client reference ID', 50)),
   description: z.optional(textParam('Description', 255)),
 });
@@ -136,7 +146,7 @@ export class Transfers extends Resource {
    */
   async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
     const body = validate(transferCreateParams, params);
-    return this.api.post('/v1/transfers', { ...options, body, schema: transferSchema });
+    return this.api.post('/v1/transfers', options, { body, schema: transferSchema });
   }
 
   /**

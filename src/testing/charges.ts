@@ -1,3 +1,4 @@
+import { SandboxError } from './errors.js';
 import type { EventLog } from './events.js';
 import { newId, newVirtualAccountNumber } from './ids.js';
 import { formatCents } from './money.js';
@@ -88,10 +89,10 @@ export class ChargeBook {
   /** Moves a pending charge to `success` or `failed`; throws when it cannot. */
   settle(id: string, outcome: 'success' | 'failed'): ChargeRecord {
     const charge = this.byId.get(id);
-    if (!charge) throw new Error(`No charge with id ${JSON.stringify(id)}`);
+    if (!charge) throw new SandboxError(`No charge with id ${JSON.stringify(id)}`);
     this.expireIfDue(charge);
     if (charge.status !== 'pending') {
-      throw new Error(`Charge ${id} is ${charge.status}, not pending: only a pending charge can be settled`);
+      throw new SandboxError(`Charge ${id} is ${charge.status}, not pending: only a pending charge can be settled`);
     }
     const at = this.now();
     charge.status = outcome;

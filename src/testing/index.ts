@@ -23,6 +23,7 @@ import {
   DEFAULT_PAYOUTS,
   DEFAULT_SOURCE_ACCOUNT,
 } from './defaults.js';
+import { closedError, SandboxError } from './errors.js';
 import { EventLog } from './events.js';
 import { FaultQueue, type Fault } from './faults.js';
 import { Ledger } from './ledger.js';
@@ -38,6 +39,7 @@ import type {
 } from './types.js';
 import { WebhookSender } from './webhook.js';
 
+export { SandboxError };
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
 export type {
   ChargeCreateBody,
@@ -93,7 +95,13 @@ export interface SandboxOptions {
   now?: () => Date;
 }
 
-/** A running sandbox, returned by {@link startSandbox}. */
+/**
+ * A running sandbox, returned by {@link startSandbox}. After {@link Sandbox.close},
+ * the helpers that read or change its state (`balance`, `payCharge`,
+ * `failCharge`, `seedCharges`, `transfers`, `inject`, `clearFaults`) throw a
+ * {@link SandboxError}; the records of what happened (`events`, `requests`,
+ * `webhookFailures`) stay readable for assertions.
+ */
 export interface Sandbox {
   /** Base URL, `http://127.0.0.1:PORT`, with no trailing slash. */
   readonly url: string;
@@ -101,14 +109,14 @@ export interface Sandbox {
   readonly apiKey: string;
   /**
    * An account's balance, formatted like the wire: `'1000000.00'`.
-   * Throws when there is no such account.
+   * Throws a {@link SandboxError} when there is no such account.
    */
   balance(accountId: string): string;
   /**
    * Simulates the customer paying: a pending charge becomes `success`,
    * `paid_at` is set and `payment_charge.succeeded` is recorded.
-   * Rejects when the charge does not exist or is not pending (an expired
-   * charge reads as failed).
+   * Rejects with a {@link SandboxError} when the charge does not exist or is
+   * not pending (an expired charge reads as failed).
    *
    * @example
    * ```ts
@@ -167,7 +175,10 @@ export interface Sandbox {
   inject(fault: Fault): void;
   /** Disarms every fault. */
   clearFaults(): void;
-  /** Stops the server and destroys open connections, hung ones included. Safe to call twice. */
+  /**
+   * Stops the server and destroys open connections, hung ones included. Safe
+   * to call twice. The helpers then throw a {@link SandboxError}.
+   */
   close(): Promise<void>;
 }
 
@@ -222,7 +233,10 @@ function assertOptions(options: SandboxOptions): void {
  * }
  * ```
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
+  // `null`, JavaScript's "nothing", counts as no options.
+  const options = given ?? {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError('options must be an object');
   assertOptions(options);
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
@@ -250,17 +264,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${HOST}:${port}`;
   state.baseUrl = url;
 
+  let closed = false;
+  /** Runs a helper, or refuses once the sandbox is closed: its state went with the server. */
+  const whileOpen = <T>(helper: string, act: () => T): T => {
+    if (closed) throw closedError(helper);
+    return act();
+  };
+
   return {
     url,
     apiKey,
-    balance: (accountId) => ledger.balance(accountId),
-    payCharge: async (id) => charges.settle(id, 'success'),
-    failCharge: async (id) => charges.settle(id, 'failed'),
+    balance: (accountId) => whileOpen('balance', () => ledger.balance(accountId)),
+    payCharge: async (id) => whileOpen('payCharge', () => charges.settle(id, 'success')),
+    failCharge: async (id) => whileOpen('failCharge', () => charges.settle(id, 'failed')),
     seedCharges(count, template = {}) {
-      if (!(Number.isSafeInteger(count) && count >= 0)) throw new TypeError('count must be a non-negative integer');
-      const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template });
-      if (!checked.ok) throw new TypeError(`Invalid charge template: ${JSON.stringify(checked.errors)}`);
-      for (let i = 0; i < count; i++) charges.seed(checked.value);
+      whileOpen('seedCharges', () => {
+        if (!(Number.isSafeInteger(count) && count >= 0)) throw new TypeError('count must be a non-negative integer');
+        const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template });
+        if (!checked.ok) throw new TypeError(`Invalid charge template: ${JSON.stringify(checked.errors)}`);
+        for (let i = 0; i < count; i++) charges.seed(checked.value);
+      });
     },
     addPayouts(payouts) {
       if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
@@ -277,10 +300,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get webhookFailures() {
       return webhook?.failures ?? 0;
     },
-    transfers: () => ledger.all(),
-    inject: (fault) => faults.arm(fault),
-    clearFaults: () => faults.clear(),
+    transfers: () => whileOpen('transfers', () => ledger.all()),
+    inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
+    clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
     async close() {
+      closed = true;
       webhook?.close();
       await server.close();
     },

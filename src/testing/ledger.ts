@@ -1,3 +1,4 @@
+import { SandboxError } from './errors.js';
 import { newId } from './ids.js';
 import { formatCents, parseCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
@@ -55,7 +56,7 @@ export class Ledger implements AccountLookup {
 
   balance(accountId: string): string {
     const account = this.accounts.get(accountId);
-    if (!account) throw new Error(`No account with id ${JSON.stringify(accountId)}`);
+    if (!account) throw new SandboxError(`No account with id ${JSON.stringify(accountId)}`);
     return formatCents(account.balance);
   }
 

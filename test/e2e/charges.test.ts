@@ -269,19 +269,19 @@ describe('request validation sends nothing', () => {
       'three decimals',
       { payment_method: 'qris', amount: 1.234 },
       'amount',
-      'Amount must be a number with at most two decimal places',
+      'Amount must be a number with at most two decimal places (got 1.234; round it to cents, e.g. Math.round(amount * 100) / 100)',
     ],
     [
       'a non-decimal string',
       { payment_method: 'qris', amount: '12abc' },
       'amount',
-      'Amount must be a number with at most two decimal places',
+      'Amount must be a number with at most two decimal places (got "12abc"; write digits with an optional dot and two decimals, e.g. 10000 or "10000.00")',
     ],
     [
       'an infinite amount',
       { payment_method: 'qris', amount: Number.POSITIVE_INFINITY },
       'amount',
-      'Amount must be a number with at most two decimal places',
+      'Amount must be a number with at most two decimal places (got Infinity)',
     ],
     [
       'no payment method',
@@ -293,7 +293,7 @@ describe('request validation sends nothing', () => {
       'an unknown payment method',
       { payment_method: 'card', amount: 1_000 } as unknown as ChargeCreateParams,
       'payment_method',
-      'Payment method must be qris or virtual_account',
+      'Payment method must be qris or virtual_account (got "card")',
     ],
     [
       'a bad email',
@@ -305,13 +305,13 @@ describe('request validation sends nothing', () => {
       'a 51-character reference',
       { payment_method: 'qris', amount: 1_000, client_reference_id: 'r'.repeat(51) },
       'client_reference_id',
-      'Client reference ID must be at most 50 characters',
+      'Client reference ID must be at most 50 characters (got 51); shorten it',
     ],
     [
       'a 256-character description',
       { payment_method: 'qris', amount: 1_000, description: 'd'.repeat(256) },
       'description',
-      'Description must be at most 255 characters',
+      'Description must be at most 255 characters (got 256); shorten it',
     ],
     [
       'an item price of 0',

@@ -139,7 +139,12 @@ describe('transfers.create request validation sends nothing', () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['no currency', { destination_account_id: 'acc_partner', amount: 100 }, 'currency', 'Currency is required'],
     ['an empty currency', { ...base, currency: '' }, 'currency', 'Currency is required'],
-    ['an unsupported currency', { ...base, currency: 'usd' }, 'currency', 'Currency is not supported'],
+    [
+      'an unsupported currency',
+      { ...base, currency: 'usd' },
+      'currency',
+      'Currency is not supported; only idr is, for now (got "usd")',
+    ],
     ['amount 0', { ...base, amount: 0 }, 'amount', 'Amount must be greater than 0'],
     ['a negative amount', { ...base, amount: '-1.00' }, 'amount', 'Amount must be greater than 0'],
     ['no amount', { destination_account_id: 'acc_partner', currency: 'idr' }, 'amount', 'Amount is required'],

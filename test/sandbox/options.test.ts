@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxOptions } from '../../src/testing/index.js';
-import { call, createTransfer, sandbox } from './helpers.js';
+import { SandboxError, startSandbox, type SandboxOptions } from '../../src/testing/index.js';
+import { call, createCharge, createTransfer, sandbox } from './helpers.js';
 
 describe('startSandbox options', () => {
   it('listens on 127.0.0.1 with the default key and accounts', async () => {
@@ -80,6 +80,60 @@ describe('startSandbox options', () => {
     await box.close();
     await box.close();
     await expect(fetch(`${box.url}/v1/payouts`)).rejects.toThrow(TypeError);
+  });
+
+  it('after close, every helper throws SandboxError, saying to start a new sandbox', async () => {
+    const box = await startSandbox();
+    const { id } = (await createCharge(box)).body.data as { id: string };
+    await box.close();
+    const expected = (helper: string) =>
+      `The sandbox was closed, so ${helper}() has nothing to act on; start a new one with startSandbox()`;
+    const thrown = (act: () => unknown) => {
+      try {
+        act();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected the helper to throw');
+    };
+    const synchronous: [string, () => unknown][] = [
+      ['balance', () => box.balance('acc_partner')],
+      ['seedCharges', () => box.seedCharges(1)],
+      ['transfers', () => box.transfers()],
+      ['inject', () => box.inject({ kind: 'status', status: 503 })],
+      ['clearFaults', () => box.clearFaults()],
+    ];
+    for (const [helper, act] of synchronous) {
+      const error = thrown(act);
+      expect(error, helper).toBeInstanceOf(SandboxError);
+      expect((error as SandboxError).name).toBe('SandboxError');
+      expect((error as SandboxError).message).toBe(expected(helper));
+    }
+    await expect(box.payCharge(id)).rejects.toThrow(new SandboxError(expected('payCharge')));
+    await expect(box.payCharge(id)).rejects.toBeInstanceOf(SandboxError);
+    await expect(box.failCharge(id)).rejects.toBeInstanceOf(SandboxError);
+    // What happened stays readable for assertions after close.
+    expect(box.requests).toHaveLength(1);
+    expect(box.events.map((event) => event.type)).toEqual(['payment_charge.created']);
+    await box.close();
+  });
+
+  it('an unknown account or charge is a SandboxError too, not a plain Error', async () => {
+    const box = await sandbox();
+    expect(() => box.balance('acc_nobody')).toThrow(SandboxError);
+    await expect(box.payCharge('ch_missing')).rejects.toBeInstanceOf(SandboxError);
+  });
+
+  it('null options count as none; options that are not an object are a TypeError', async () => {
+    const box = await startSandbox(null as unknown as SandboxOptions);
+    try {
+      expect(box.apiKey).toBe('sk_test_sandbox');
+    } finally {
+      await box.close();
+    }
+    await expect(startSandbox('fast' as unknown as SandboxOptions)).rejects.toThrow(
+      new TypeError('options must be an object'),
+    );
   });
 
   it.each<[string, SandboxOptions]>([

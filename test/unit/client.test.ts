@@ -149,9 +149,40 @@ describe('API key and base URL', () => {
     expect(() => new Client({ apiKey: API_KEY, baseURL })).toThrow(LunasError);
   });
 
+  it.each([
+    ['https://api.example.com/v1', 'https://api.example.com'],
+    ['https://api.example.com/v1/', 'https://api.example.com'],
+    ['https://gw.example.com/lunas/v1', 'https://gw.example.com/lunas'],
+    ['http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010'],
+    ['https://api.example.com/v10', 'https://api.example.com/v10'],
+    ['https://api.example.com/v1/extra', 'https://api.example.com/v1/extra'],
+  ])('a base URL ending in the /v1 every path starts with is used without it: %s', (baseURL, expected) => {
+    const client = new Client({ apiKey: API_KEY, baseURL });
+    expect(client.baseURL).toBe(expected);
+    expect(client.withOptions({ timeout: 5_000 }).baseURL).toBe(expected);
+  });
+
   it('a base URL with credentials does not echo the password', () => {
     const error = constructionError({ apiKey: API_KEY, baseURL: 'https://user:hunter2secret@api.example.com' });
     expect(error.message).not.toContain('hunter2secret');
+  });
+});
+
+describe('options a JavaScript caller may pass', () => {
+  it('new Client(null) counts as no options: the environment is read', () => {
+    clearEnv();
+    vi.stubEnv('LUNAS_API_KEY', 'sk_from_env_2');
+    vi.stubEnv('LUNAS_BASE_URL', 'https://env.lunas.test');
+    const client = new Client(null as unknown as ClientOptions);
+    expect(client.baseURL).toBe('https://env.lunas.test');
+    expect(client.withOptions(null as unknown as ClientOptions).baseURL).toBe('https://env.lunas.test');
+  });
+
+  it('options that are not an object are a LunasError naming their kind, never their value', () => {
+    const error = constructionError('sk_live_misplaced_key' as unknown as ClientOptions);
+    expect(error.message).toBe('The client options must be an object (got a string)');
+    expect(JSON.stringify(error)).not.toContain('sk_live');
+    expect(() => makeClient().withOptions(42 as unknown as ClientOptions)).toThrow(LunasError);
   });
 });
 
@@ -412,6 +443,21 @@ describe('logging', () => {
     expect(lines).toEqual([]);
   });
 
+  it('says at debug that a trailing /v1 was dropped from the base URL', () => {
+    clearEnv();
+    const { lines, logger } = recordingLogger();
+    new Client({ apiKey: API_KEY, baseURL: `${BASE_URL}/v1/`, logger, logLevel: 'debug' });
+    expect(lines).toEqual([
+      {
+        level: 'debug',
+        args: [`lunas: baseURL ${BASE_URL}/v1 ends in /v1, which lunas adds to every path: using ${BASE_URL}`],
+      },
+    ]);
+    lines.length = 0;
+    new Client({ apiKey: API_KEY, baseURL: BASE_URL, logger, logLevel: 'debug' });
+    expect(lines).toEqual([]);
+  });
+
   it('logs attempts at debug and the retry at info with logLevel debug', async () => {
     clearEnv();
     retryOnce();
@@ -421,7 +467,7 @@ describe('logging', () => {
     const debug = lines.filter((line) => line.level === 'debug').map((line) => String(line.args[0]));
     const info = lines.filter((line) => line.level === 'info').map((line) => String(line.args[0]));
     expect(debug).toHaveLength(2);
-    expect(debug[0]).toContain('GET https://api.lunas.test/v1/payments/charges/ch_123 attempt 1');
+    expect(debug[0]).toContain(`GET ${BASE_URL}/v1/payments/charges/ch_123 attempt`);
     expect(debug[0]).toContain('attempt 1 of 3');
     expect(debug[1]).toContain('attempt 2 of 3');
     expect(info).toHaveLength(1);

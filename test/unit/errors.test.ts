@@ -21,7 +21,7 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import { BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
 import {
   CHARGE_ID,
   CHARGE_PATH,
@@ -148,9 +148,9 @@ describe('error envelopes', () => {
     expect((error as PermissionDeniedError).message).toContain('Insufficient balance for transfer');
   });
 
-  it('the error message names the method and path', async () => {
+  it('the error message names the method and the full URL', async () => {
     const error = await transferError(() => jsonReply(403, { status: 'error', message: 'Insufficient balance' }));
-    expect((error as Error).message).toContain('POST /v1/transfers');
+    expect((error as Error).message).toContain(`POST ${BASE_URL}/v1/transfers failed with 403`);
   });
 
   it('BadRequestError from an error envelope has empty fields', async () => {
@@ -218,7 +218,7 @@ describe('a 2xx is never returned as data unless it is a success envelope', () =
     expect(invalid.status).toBe(200);
     expect(invalid.path).toBe('');
     expect(invalid.issues.length).toBeGreaterThan(0);
-    expect(invalid.message).toContain('GET /v1/payments/charges/ch_123');
+    expect(invalid.message).toContain(`GET ${BASE_URL}/v1/payments/charges/ch_123`);
   });
 
   it('says when the body is empty', async () => {
@@ -321,6 +321,50 @@ describe('what an error carries', () => {
     expect(json.message).toContain('Charge not found');
     expect(json.status).toBe(404);
     expect(json.requestId).toBe('req_json');
+  });
+
+  it('a 404 names the full URL reached, so a wrong baseURL shows in the message', async () => {
+    const error = await retrieveError(() => jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }));
+    expect((error as NotFoundError).message).toBe(`GET ${BASE_URL}${CHARGE_PATH} failed with 404: Charge not found`);
+    route('GET', '/v1/payouts', () => jsonReply(404, { status: 'fail', data: { message: 'Not found' } }));
+    const listError = await rejectionOf(client().payouts.list({ pagesize: 5 }));
+    expect((listError as NotFoundError).message).toBe(
+      `GET ${BASE_URL}/v1/payouts?page=1&pagesize=5 failed with 404: Not found`,
+    );
+  });
+
+  it('JSON.stringify gives APIError headers as a plain lower-cased record; headers stays a Headers', async () => {
+    const error = (await retrieveError(() =>
+      jsonReply(429, { status: 'error', message: 'slow down' }, { 'Retry-After': '3', 'X-Request-Id': 'req_h' }),
+    )) as RateLimitError;
+    expect(error.headers).toBeInstanceOf(Headers);
+    const json = JSON.parse(JSON.stringify(error)) as { headers: unknown };
+    const body = JSON.stringify({ status: 'error', message: 'slow down' });
+    expect(json.headers).toEqual({
+      'content-length': String(body.length),
+      'content-type': 'application/json',
+      'retry-after': '3',
+      'x-request-id': 'req_h',
+    });
+  });
+
+  it('JSON.stringify gives ResponseValidationError headers as a plain record too', async () => {
+    const error = (await retrieveError(() =>
+      textReply(200, 'not json', { 'Content-Type': 'text/plain', 'X-Request-Id': 'req_rv' }),
+    )) as ResponseValidationError;
+    expect(error.headers).toBeInstanceOf(Headers);
+    const json = JSON.parse(JSON.stringify(error)) as { headers: unknown; name: unknown };
+    expect(json.name).toBe('ResponseValidationError');
+    expect(json.headers).toEqual({ 'content-type': 'text/plain', 'x-request-id': 'req_rv' });
+  });
+
+  it('a header sent twice keeps both values in the JSON record', () => {
+    const headers = new Headers([
+      ['set-cookie', 'a=1'],
+      ['set-cookie', 'b=2'],
+    ]);
+    const error = new APIError({ status: 500, message: 'm', body: null, headers });
+    expect((JSON.parse(JSON.stringify(error)) as { headers: unknown }).headers).toEqual({ 'set-cookie': 'a=1, b=2' });
   });
 
   it('every error a call can throw is a LunasError', async () => {

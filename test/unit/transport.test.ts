@@ -3,6 +3,7 @@
  * cancellation, how the URL and headers are built, and what getResponseInfo
  * reports about the exchange.
  */
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { delay, HttpResponse } from 'msw';
@@ -445,6 +446,91 @@ describe('abort', () => {
   });
 });
 
+describe('one AbortSignal shared by many calls', () => {
+  /** Process warnings emitted while `run` runs; Node emits them on a later tick, so this waits a little after. */
+  async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      await run();
+      await sleep(20);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    return warnings;
+  }
+
+  /** Answers only when the attempt is aborted: every call stays in flight until then. */
+  function hangUntilAborted(method: 'GET' | 'POST', path: string) {
+    return route(
+      method,
+      path,
+      (_attempt, request) =>
+        new Promise<Response>((resolve) =>
+          request.signal.addEventListener('abort', () => resolve(HttpResponse.error()), { once: true }),
+        ),
+    );
+  }
+
+  it('50 parallel calls print no MaxListenersExceededWarning, hold one listener, and all abort', async () => {
+    const seen = hangUntilAborted('GET', CHARGE_PATH);
+    const controller = new AbortController();
+    const client = makeClient();
+    let errors: unknown[] = [];
+    const warnings = await warningsDuring(async () => {
+      const calls = Array.from({ length: 50 }, () =>
+        rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal })),
+      );
+      await vi.waitFor(() => expect(seen).toHaveLength(50));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort();
+      errors = await Promise.all(calls);
+    });
+    expect(warnings).toEqual([]);
+    expect(errors).toHaveLength(50);
+    for (const error of errors) expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('calls waiting to retry share the listener too, and an abort ends every wait', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '30000' }),
+    );
+    const controller = new AbortController();
+    const client = makeClient();
+    let errors: unknown[] = [];
+    const warnings = await warningsDuring(async () => {
+      const calls = Array.from({ length: 20 }, () =>
+        rejectionOf(client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal })),
+      );
+      await vi.waitFor(() => expect(seen).toHaveLength(20));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort();
+      errors = await Promise.all(calls);
+    });
+    expect(warnings).toEqual([]);
+    for (const error of errors) expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(seen).toHaveLength(20);
+  });
+
+  it('leaves no listener on the signal after 1,000 calls, 100 at a time', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const signal = new AbortController().signal;
+    const client = makeClient();
+    const warnings = await warningsDuring(async () => {
+      for (let batch = 0; batch < 10; batch++) {
+        const charges = await Promise.all(
+          Array.from({ length: 100 }, () => client.charges.retrieve(CHARGE_ID, { signal })),
+        );
+        expect(charges).toHaveLength(100);
+      }
+    });
+    expect(warnings).toEqual([]);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+});
+
 describe('the request on the wire', () => {
   it('joins the path onto a base URL with a path prefix', async () => {
     for (const baseURL of [`${BASE_URL}/base/`, `${BASE_URL}/base`, `${BASE_URL}/base///`]) {
@@ -452,6 +538,17 @@ describe('the request on the wire', () => {
       await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
       expect(seen.map((request) => request.url.pathname)).toEqual([`/base${CHARGE_PATH}`]);
     }
+  });
+
+  it.each([
+    ['ending in /v1', `${BASE_URL}/v1`, ''],
+    ['ending in /v1/', `${BASE_URL}/v1/`, ''],
+    ['with a prefix before /v1', `${BASE_URL}/lunas/v1`, '/lunas'],
+  ])('a base URL %s reaches /v1 once: the paths carry the version', async (_name, baseURL, prefix) => {
+    const seen = route('GET', `${prefix}${CHARGE_PATH}`, () => jsonReply(200, success(chargeJson())));
+    const charge = await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
+    expect(charge.id).toBe(CHARGE_ID);
+    expect(seen.map((request) => request.url.pathname)).toEqual([`${prefix}${CHARGE_PATH}`]);
   });
 
   it('joins onto a bare origin, with or without a trailing slash', async () => {

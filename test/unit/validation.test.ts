@@ -371,8 +371,10 @@ describe('transfer create', () => {
     await expectRefused(transfer({}, ['currency']), { currency: 'Currency is required' });
   });
 
-  it.each(['usd', 'USD', 'sgd'])('currency %j: "Currency is not supported"', async (currency) => {
-    await expectRefused(transfer({ currency }), { currency: 'Currency is not supported' });
+  it.each(['usd', 'USD', 'sgd'])('currency %j: "Currency is not supported", with the value', async (currency) => {
+    await expectRefused(transfer({ currency }), {
+      currency: `Currency is not supported; only idr is, for now (got "${currency.toLowerCase()}")`,
+    });
   });
 
   it.each(['ID', 'rupiah', 5])('currency not three letters (%j)', async (currency) => {
@@ -488,5 +490,206 @@ describe('path ids', () => {
     ['..', 'dot-dot'],
   ])('retrieve(%j) is refused before sending (%s)', async (id) => {
     await expectRefused((c) => c.charges.retrieve(id), { id: 'any' });
+  });
+});
+
+describe('path ids that are not valid Unicode text', () => {
+  it.each([
+    ['a lone high surrogate', '\ud83d'],
+    ['a lone low surrogate', '\ude00'],
+    ['an emoji cut in half', `ch_${'😀'.slice(0, 1)}`],
+  ])('retrieve with %s is refused as id, not a URIError, and nothing is sent', async (_name, id) => {
+    await expectRefused((c) => c.charges.retrieve(id), {
+      id: 'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji',
+    });
+  });
+
+  it('a whole emoji is fine and percent-encoded', async () => {
+    const urls: string[] = [];
+    server.use(
+      http.get(`${BASE_URL}/v1/payments/charges/:id`, ({ request }) => {
+        urls.push(new URL(request.url).pathname);
+        return HttpResponse.json(success(chargeJson()));
+      }),
+    );
+    await makeClient().charges.retrieve('ch_😀');
+    expect(urls).toEqual(['/v1/payments/charges/ch_%F0%9F%98%80']);
+  });
+
+  it('text parameters may hold one: JSON carries it as an escape, and the service reads it back unchanged', async () => {
+    const description = 'Tea \ud83c';
+    const body = await expectSent('/v1/payments/charges', charge({ description }), createdCharge);
+    expect(body).toMatchObject({ description });
+  });
+});
+
+describe('values JSON cannot carry', () => {
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+
+  it.each([
+    ['a BigInt', { limit: 10n }, 'Do not know how to serialize a BigInt'],
+    ['a circular reference', circular, 'Converting circular structure to JSON'],
+  ])(
+    'payment_method_options holding %s is a RequestValidationError, not a connection error retried',
+    async (_name, options, reason) => {
+      await expectRefused(charge({ payment_method_options: { card: options } }), {
+        'payment_method_options.card': `Must be JSON data: ${reason}; pass numbers, strings, arrays and objects`,
+      });
+    },
+  );
+});
+
+describe('arguments a JavaScript caller may pass', () => {
+  const chargeParams = { payment_method: 'qris', amount: 10000 } as const;
+
+  it('null options count as no options, for every kind of method', async () => {
+    const posts: string[] = [];
+    server.use(
+      http.post(`${BASE_URL}/v1/payments/charges`, ({ request }) => {
+        posts.push(request.headers.get('idempotency-key') ?? '');
+        return HttpResponse.json(success(createdCharge));
+      }),
+      http.get(`${BASE_URL}/v1/payments/charges/ch_123`, () => HttpResponse.json(success(chargeJson()))),
+      http.get(`${BASE_URL}/v1/payouts`, () =>
+        HttpResponse.json({ status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+      ),
+    );
+    const client = makeClient();
+    const none = null as unknown as undefined;
+    expect((await client.charges.create(chargeParams, none)).id).toBe('ch_123');
+    expect((await client.charges.retrieve('ch_123', none)).id).toBe('ch_123');
+    expect((await client.payouts.list(none, none)).data).toEqual([]);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).not.toBe('');
+  });
+
+  it.each([
+    ['a string', 'sk_live_misplaced_key', 'a string'],
+    ['a number', 5000, 'a number'],
+    ['an array', [], 'an array'],
+  ])('options that are %s are refused before sending', async (_name, options, shown) => {
+    const given = options as unknown as undefined;
+    const message = `Options must be an object (got ${shown})`;
+    const error = await expectRefused((c) => c.charges.create(chargeParams, given), { options: message });
+    expect(JSON.stringify(error)).not.toContain('sk_live');
+    await expectRefused((c) => c.charges.retrieve('ch_123', given), { options: message });
+    await expectRefused((c) => c.transfers.list({}, given), { options: message });
+  });
+
+  it('create(null) is refused as params: they are required', async () => {
+    await expectRefused((c) => c.charges.create(null as unknown as ChargeCreateParams), {
+      params: 'Parameters must be an object (got null)',
+    });
+    await expectRefused((c) => c.transfers.create(null as unknown as TransferCreateParams), {
+      params: 'Parameters must be an object (got null)',
+    });
+  });
+
+  it('list params that are a string are refused as params', async () => {
+    await expectRefused((c) => c.charges.list('page=2' as never), {
+      params: 'Parameters must be an object (got "page=2")',
+    });
+  });
+
+  it('an idempotency key that is not a string is refused, not turned into text', async () => {
+    const key = { toString: () => 'key-from-an-object' } as unknown as string;
+    await expectRefused((c) => c.charges.create(chargeParams, { idempotencyKey: key }), { idempotencyKey: 'any' });
+  });
+});
+
+describe('messages name the value given and how to fix it', () => {
+  it.each([
+    [
+      '"10,000"',
+      '10,000',
+      'Amount must be a number with at most two decimal places (got "10,000"; write 10000 or "10000.00")',
+    ],
+    [
+      '1.1 * 3',
+      1.1 * 3,
+      'Amount must be a number with at most two decimal places (got 3.3000000000000003; round it to cents, e.g. Math.round(amount * 100) / 100)',
+    ],
+    [
+      '"1.234"',
+      '1.234',
+      'Amount must be a number with at most two decimal places (got "1.234"; round it to two decimal places)',
+    ],
+    [
+      '"1,5" (a decimal comma is not read as thousands)',
+      '1,5',
+      'Amount must be a number with at most two decimal places (got "1,5"; write digits with an optional dot and two decimals, e.g. 10000 or "10000.00")',
+    ],
+    ['Infinity', Number.POSITIVE_INFINITY, 'Amount must be a number with at most two decimal places (got Infinity)'],
+    [
+      'true',
+      true,
+      'Amount must be a number with at most two decimal places (got true; pass a number or a decimal string)',
+    ],
+  ])('amount %s', async (_name, amount, message) => {
+    await expectRefused(charge({ amount }), { amount: message });
+  });
+
+  it('keeps the service\'s own "Amount must be greater than 0" word for word', async () => {
+    await expectRefused(charge({ amount: 0 }), { amount: 'Amount must be greater than 0' });
+  });
+
+  it('cuts a long value to 40 characters', async () => {
+    const error = await expectRefused(charge({ amount: '9'.repeat(30) + 'x'.repeat(30) }), { amount: 'any' });
+    expect(error.fields.amount![0]).toContain(`(got "${'9'.repeat(30)}${'x'.repeat(10)}…"`);
+  });
+
+  it('payment_method, items and destination_account_id echo what was given', async () => {
+    await expectRefused(charge({ payment_method: 'card', items: 'tea' }), {
+      payment_method: 'Payment method must be qris or virtual_account (got "card")',
+      items: 'Items must be an array (got "tea")',
+    });
+    await expectRefused(transfer({ destination_account_id: 42 }), {
+      destination_account_id: 'Destination account must be a string (got 42)',
+    });
+  });
+
+  it('expires_at without a time says a time and a zone are needed', async () => {
+    await expectRefused(charge({ expires_at: '2026-12-01' }), {
+      expires_at:
+        'Expires at must be a Date or an ISO 8601 datetime with a time and a zone, e.g. 2026-12-01T00:00:00Z (got "2026-12-01")',
+    });
+  });
+
+  it('expires_at on 30 February says the date does not exist', async () => {
+    await expectRefused(charge({ expires_at: '2026-02-30T10:00:00Z' }), {
+      expires_at: 'Expires at is not a real date and time (got "2026-02-30T10:00:00Z")',
+    });
+  });
+
+  it('currency, quantity and lengths echo what was given', async () => {
+    await expectRefused(
+      charge({
+        currency: 'rupiah',
+        items: [{ name: 'Tea', price: 1, quantity: 1.5 }],
+        description: 'd'.repeat(300),
+      }),
+      {
+        currency: 'Currency must be a three-letter code such as idr (got "rupiah")',
+        'items.0.quantity': 'Quantity must be a positive integer (got 1.5)',
+        description: 'Description must be at most 255 characters (got 300); shorten it',
+      },
+    );
+  });
+
+  it('page and pagesize echo what was given', async () => {
+    await expectRefused((c) => c.charges.list({ page: 0, pagesize: 500 }), {
+      page: 'Page must be an integer of at least 1 (got 0)',
+      pagesize: 'Page size must be an integer from 1 to 100 (got 500)',
+    });
+  });
+
+  it('never echoes a header value, which may be a credential', async () => {
+    const secret = 'Basic dXNlcjpodW50ZXIy\r\n';
+    const error = await expectRefused((c) => c.charges.retrieve('ch_123', { headers: { 'x-proxy-auth': secret } }), {
+      'headers.x-proxy-auth': 'any',
+    });
+    expect(JSON.stringify(error)).not.toContain('dXNlcjpodW50ZXIy');
+    expect(error.message).not.toContain('dXNlcjpodW50ZXIy');
   });
 });

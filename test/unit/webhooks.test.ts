@@ -158,6 +158,38 @@ describe('parseEvent', () => {
     }
   });
 
+  it.each([
+    ['a missing id', (e: Record<string, unknown>) => delete e.id, 'id: expected a string (missing)'],
+    ['a numeric id', (e: Record<string, unknown>) => (e.id = 7), 'id: expected a string (got 7)'],
+    [
+      'data that is a string',
+      (e: Record<string, unknown>) => (e.data = 'ch_1'),
+      'data: expected an object (got "ch_1")',
+    ],
+    [
+      'a charge with a bad amount',
+      (e: Record<string, unknown>) => (e.data = chargeJson({ amount: '1.234' })),
+      'data.amount: expected a decimal amount with at most two fractional digits (got "1.234")',
+    ],
+  ])('says what is wrong with %s, not "Invalid input"', (_label, mutate, detail) => {
+    const body = event('payment_charge.succeeded');
+    mutate(body);
+    expect(() => parseEvent(body)).toThrow(`Invalid webhook event at ${detail}`);
+    expect(() => parseEvent(body)).not.toThrow(/Invalid input/);
+  });
+
+  it('says how many more issues there are, and what to pass when the body is not JSON', () => {
+    const body = event('payment_charge.succeeded');
+    delete body.id;
+    delete body.created_at;
+    expect(() => parseEvent(body)).toThrow(
+      'Invalid webhook event at id: expected a string (missing) (and 1 more in issues)',
+    );
+    expect(() => parseEvent('{"id":')).toThrow(
+      'Invalid webhook event at the top level: the body is not JSON; pass the raw request body (text or bytes) as received',
+    );
+  });
+
   it('an error message does not carry the whole body', () => {
     const body = JSON.stringify(event('payment_charge.created', { id: 7, secret_note: 'do-not-log-this' }));
     const error = (() => {

@@ -1,0 +1,52 @@
+/**
+ * A caller's bad value, written into an error message so it says what was
+ * wrong, not only what was expected. Request parameters hold no secret, but a
+ * value can be long or hold line breaks: strings are quoted (JSON escapes
+ * control characters, so a message stays one line) and cut to a few dozen
+ * characters. Never used for header values or options, which may carry
+ * credentials: {@link describeKind} names only their kind.
+ */
+
+/** Longest string echoed whole, in code points. */
+const MAX_ECHOED_LENGTH = 40;
+
+/** `"10,000"`, `3.3000000000000003`, `null`, `an object`, `nothing`. */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return 'nothing';
+    case 'string':
+      return quoted(value);
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : 'a Date';
+  return 'an object';
+}
+
+/**
+ * `a string`, `a number`, `an array`, `null`: the kind of a value without the
+ * value, for arguments that may hold a secret when misplaced (an API key
+ * passed where the options go).
+ */
+export function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+}
+
+function quoted(text: string): string {
+  const codePoints = Array.from(text);
+  const shown = codePoints.length > MAX_ECHOED_LENGTH ? `${codePoints.slice(0, MAX_ECHOED_LENGTH).join('')}…` : text;
+  return JSON.stringify(shown);
+}
