@@ -131,8 +131,9 @@ export class Transport {
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
     const headers = this.#headers(options.headers, idempotencyKey, spec.body !== undefined);
     const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
-    // The full URL, so a wrong baseURL shows in every message and log line.
-    const label = `${spec.method} ${this.#config.baseURL}/${target}`;
+    // The full URL, so a wrong baseURL shows in every message and log line;
+    // masked, should a raw call have put the key in its path or query.
+    const label = redact(`${spec.method} ${this.#config.baseURL}/${target}`, this.#config.apiKey);
     // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
     const http = this.#ky ?? (await this.#http());
     const observed = events.has('request') || events.has('response');

@@ -141,6 +141,28 @@ describe('client.post', () => {
   });
 });
 
+describe('the key in a raw call', () => {
+  it('put in a query by mistake, it reaches no error message, retry line or event', async () => {
+    route('GET', PAYOUTS, () => jsonReply(503, { status: 'error', message: 'down' }));
+    const lines: string[] = [];
+    const record = (line: string) => void lines.push(line);
+    const client = makeClient({
+      maxRetries: 1,
+      logLevel: 'debug',
+      logger: { debug: record, info: record, warn: record, error: record },
+    });
+    const urls: string[] = [];
+    client.on('response', (event) => void urls.push(event.url));
+    const error = await rejectionOf(client.get(PAYOUTS, { query: { key: API_KEY } }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as Error).message).toContain('[REDACTED]');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(urls).toHaveLength(2);
+    for (const text of [(error as Error).message, JSON.stringify(error), ...lines, ...urls])
+      expect(text).not.toContain(API_KEY);
+  });
+});
+
 describe('envelopes and typed errors, as for resource methods', () => {
   it.each<[string, number, unknown, abstract new (...args: never[]) => Error]>([
     [
