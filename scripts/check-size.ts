@@ -7,10 +7,14 @@
 // the fixes of the defects issue (+1.35 KB: validation messages that name the
 // value and the fix, literal error names that survive minification, headers in
 // error JSON, one shared abort listener per signal, typed errors for null or
-// malformed arguments).
+// malformed arguments), instanceof across module copies and the Web Worker
+// guard (+0.4 KB), and the production features (+3.3 KB: request/response
+// events, raw client.get/post with Standard Schema checks, toArray,
+// webhooks.confirm, which brings the event parser into a Client-only bundle,
+// and the id-window walk that never drops an item).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 24_450;
+const GZIP_BUDGET_BYTES = 27_800;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();
