@@ -96,7 +96,6 @@ export function isChargeEvent(event: LunasEvent): event is ChargeEvent {
 
 /** A webhook body that is not a well-formed event. */
 export class EventValidationError extends LunasError {
-  override name = 'EventValidationError';
   /** Every mismatch found. */
   readonly issues: ResponseIssue[];
 

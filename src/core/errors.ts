@@ -21,12 +21,6 @@ export type FieldErrors = Record<string, string[]>;
  */
 export class LunasError extends Error {
   /**
-   * The class's name, e.g. `'NotFoundError'`, also in a minified bundle: every
-   * class sets it as a literal, since a minifier renames the classes themselves.
-   */
-  override name = 'LunasError';
-
-  /**
    * The Idempotency-Key sent with the failed POST, when there was one. Retrying
    * the same operation with this key can never perform it twice.
    */
@@ -83,7 +77,6 @@ export interface APIErrorInit {
  * ```
  */
 export class APIError extends LunasError {
-  override name = 'APIError';
   /** The HTTP status of the response. */
   readonly status: number;
   /** The parsed JSON body, or the raw text when the body was not JSON. */
@@ -109,7 +102,6 @@ export class APIError extends LunasError {
 
 /** 400: the service rejected the request. `fields` maps field names to its messages. */
 export class BadRequestError extends APIError {
-  override name = 'BadRequestError';
   /** The `fail` envelope's field map; empty when the body carried only a `message`. */
   readonly fields: FieldErrors;
 
@@ -120,48 +112,28 @@ export class BadRequestError extends APIError {
 }
 
 /** 401: the API key is missing, invalid or revoked. */
-export class AuthenticationError extends APIError {
-  override name = 'AuthenticationError';
-}
+export class AuthenticationError extends APIError {}
 /** 403: not allowed, for example a transfer beyond the available balance. */
-export class PermissionDeniedError extends APIError {
-  override name = 'PermissionDeniedError';
-}
+export class PermissionDeniedError extends APIError {}
 /** 404: the resource does not exist. */
-export class NotFoundError extends APIError {
-  override name = 'NotFoundError';
-}
+export class NotFoundError extends APIError {}
 /** 409: the request conflicts with another one; retried automatically. */
-export class ConflictError extends APIError {
-  override name = 'ConflictError';
-}
+export class ConflictError extends APIError {}
 /** 422: the request was understood but cannot be processed. */
-export class UnprocessableEntityError extends APIError {
-  override name = 'UnprocessableEntityError';
-}
+export class UnprocessableEntityError extends APIError {}
 /** 429: too many requests; retried automatically, honouring `Retry-After`. */
-export class RateLimitError extends APIError {
-  override name = 'RateLimitError';
-}
+export class RateLimitError extends APIError {}
 /** 500 and above: the service failed; retried automatically. */
-export class InternalServerError extends APIError {
-  override name = 'InternalServerError';
-}
+export class InternalServerError extends APIError {}
 
 /** No response arrived: DNS, refused or dropped connection, TLS failure. */
-export class APIConnectionError extends LunasError {
-  override name = 'APIConnectionError';
-}
+export class APIConnectionError extends LunasError {}
 
 /** No response arrived within the per-attempt `timeout`. */
-export class APIConnectionTimeoutError extends APIConnectionError {
-  override name = 'APIConnectionTimeoutError';
-}
+export class APIConnectionTimeoutError extends APIConnectionError {}
 
 /** The caller's `AbortSignal` aborted the call; never retried. */
-export class APIUserAbortError extends LunasError {
-  override name = 'APIUserAbortError';
-}
+export class APIUserAbortError extends LunasError {}
 
 /**
  * The request was refused before anything was sent. `fields` maps dotted field
@@ -178,7 +150,6 @@ export class APIUserAbortError extends LunasError {
  * ```
  */
 export class RequestValidationError extends LunasError {
-  override name = 'RequestValidationError';
   /** Dotted field name to messages. */
   readonly fields: FieldErrors;
 
@@ -202,7 +173,6 @@ export interface ResponseIssue {
  * raw text, for a bug report.
  */
 export class ResponseValidationError extends LunasError {
-  override name = 'ResponseValidationError';
   /** Dotted path of the first mismatch (`''` when the body as a whole is wrong). */
   readonly path: string;
   /** Every mismatch found. */
@@ -287,10 +257,12 @@ export function errorClassFor(status: number): APIErrorClass {
 /** The key of each lunas error class's brand: `Symbol.for` gives every copy of lunas-sdk the same symbol. */
 const ERROR_BRAND = Symbol.for('lunas-sdk.error-class');
 
-/** Marks each class with its own brand, the name it is exported under. */
+/** Gives each class its brand and its `name`: the name it is exported under. */
 export function brandErrorClasses(classes: Record<string, abstract new (...args: never[]) => LunasError>): void {
   for (const [brand, errorClass] of Object.entries(classes)) {
     Object.defineProperty(errorClass, ERROR_BRAND, { value: brand });
+    // The name as a literal, on the prototype: a minifier renames the classes themselves.
+    Object.defineProperty(errorClass.prototype, 'name', { value: brand, writable: true, configurable: true });
   }
 }
 
