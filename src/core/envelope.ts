@@ -15,7 +15,7 @@ import {
 import { redact } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import { dottedPath } from './schema.js';
-import type { StandardIssue, StandardSchema } from './standard-schema.js';
+import type { StandardIssue, StandardResult, StandardSchema } from './standard-schema.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -86,7 +86,14 @@ export async function decodeSuccess(
   if (issues.length > 0) throw invalidResponse(raw, issues);
   let data = body.data;
   if (schema !== undefined) {
-    const result = await schema['~standard'].validate(data);
+    let result: StandardResult<unknown>;
+    try {
+      result = await schema['~standard'].validate(data);
+    } catch (error) {
+      // A caller's schema that throws instead of reporting issues: still a typed error, with the body.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw invalidResponse(raw, [{ path: 'data', message: `the schema threw: ${redact(reason, raw.secret)}` }]);
+    }
     if (result.issues !== undefined) {
       throw invalidResponse(
         raw,

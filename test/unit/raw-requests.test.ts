@@ -263,6 +263,24 @@ describe('schema: any Standard Schema', () => {
     expect((error as ResponseValidationError).issues).toEqual([{ path: 'data.id', message: 'id must be a string' }]);
   });
 
+  it('a schema that throws (sync or async) rejects with ResponseValidationError, not its own error', async () => {
+    const throwing = (validate: () => never | Promise<never>): StandardSchema<unknown> => ({
+      '~standard': { version: 1, vendor: 'acme', validate },
+    });
+    for (const schema of [
+      throwing(() => {
+        throw new TypeError('boom');
+      }),
+      throwing(() => Promise.reject(new Error('later boom'))),
+    ]) {
+      route('GET', PAYOUTS, () => jsonReply(200, success({ id: 'po_1' })));
+      const error = await rejectionOf(makeClient().get(PAYOUTS, { schema }));
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect((error as ResponseValidationError).path).toBe('data');
+      expect((error as Error).message).toMatch(/the schema threw: (later )?boom/);
+    }
+  });
+
   it('post takes a schema too', async () => {
     route('POST', '/v1/transfers', () => jsonReply(200, success({ id: 'tr_1', amount: 1500 })));
     const schema = zm.object({ id: zm.string() });
