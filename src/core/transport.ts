@@ -136,6 +136,9 @@ export class Transport {
     const label = redact(`${spec.method} ${this.#config.baseURL}/${target}`, this.#config.apiKey);
     // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
     const http = this.#ky ?? (await this.#http());
+    // Aborted before anything is sent: no attempt, so no events either.
+    if (options.signal?.aborted)
+      throw new APIUserAbortError(`${label} was aborted by the caller before it was sent`, { idempotencyKey });
     const observed = events.has('request') || events.has('response');
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.

@@ -589,3 +589,15 @@ describe('withOptions() clients share the listeners', () => {
     for (const { event } of seen) expect(inspect(event, { depth: 10 }) + JSON.stringify(event)).not.toContain(otherKey);
   });
 });
+
+describe('a call aborted before it is sent', () => {
+  it('emits no event: no attempt was made', async () => {
+    const client = makeClient();
+    const seen: string[] = [];
+    client.on('request', () => void seen.push('request'));
+    client.on('response', () => void seen.push('response'));
+    const error = await client.charges.retrieve('ch_1', { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(seen).toEqual([]);
+  });
+});
