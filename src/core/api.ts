@@ -3,7 +3,8 @@
  * `client.get`/`client.post` go through {@link API}: a path relative to the
  * base URL, options, and a schema for the envelope's `data`.
  */
-import { RequestValidationError, type FieldErrors } from './errors.js';
+import { describeValue } from './describe-value.js';
+import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
 import { type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
 import { hasLoneSurrogate, relativePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
@@ -163,8 +164,10 @@ function checkQuery(query: unknown): Record<string, string | number | boolean | 
       typeof value === 'boolean' ||
       (typeof value === 'number' && Number.isFinite(value)) ||
       (typeof value === 'string' && !hasLoneSurrogate(value));
-    if (!ok || hasLoneSurrogate(name))
-      problems[`query.${name}`] = ['Query values must be strings (Unicode text), finite numbers or booleans'];
+    if (!ok || hasLoneSurrogate(name)) {
+      const message = `Query values must be strings (Unicode text), finite numbers or booleans (got ${describeValue(value)})`;
+      addFieldMessages(problems, `query.${name}`, [message]);
+    }
   }
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
   return query as QueryParams;
