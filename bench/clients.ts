@@ -3,6 +3,7 @@
 // a timeout signal). All send the same URL and Authorization header.
 // 'lunas-sdk' resolves to src/ here (tsconfig paths, honoured by tsx): no build needed.
 import ky from 'ky';
+import OpenAI from 'openai';
 import { Client, type ClientOptions } from 'lunas-sdk';
 import { API_KEY } from './fixtures.js';
 
@@ -55,4 +56,14 @@ export function kyGetter(baseURL: string): (path: string) => Promise<{ data: unk
     if (!res.ok) throw new Error(`bench ky reference: ${res.status} from ${path}`);
     return JSON.parse(await res.text()) as { data: unknown };
   };
+}
+
+/**
+ * The same GET through openai-node's raw `client.get()`: a mature SDK's
+ * request path (its retries, timeout and headers) with no schema validation.
+ * The issue's budget puts lunas at or under it on the same endpoint.
+ */
+export function openaiGetter(baseURL: string): (path: string) => Promise<unknown> {
+  const client = new OpenAI({ apiKey: API_KEY, baseURL });
+  return (path) => client.get(path);
 }

@@ -1,9 +1,10 @@
 // Measurements 1 and 3: the per-call overhead of `charges.retrieve`, one at a
 // time and 100 in flight, against a bare fetch of the same URL. References
 // timed in the same rounds: ky alone (the floor of a transport built on ky)
+// openai-node's raw `client.get()` on the same endpoint,
 // and, for 1, a bare fetch with a per-attempt timeout signal (the floor of any
 // transport that honours the contract's timeout).
-import { bareGet, chargeUrl, kyGetter, sdkClient, timedGet } from './clients.js';
+import { bareGet, chargeUrl, kyGetter, openaiGetter, sdkClient, timedGet } from './clients.js';
 import { chargeId } from './fixtures.js';
 import { compareOn, type BenchServer, type ServedComparison } from './server.js';
 
@@ -14,10 +15,12 @@ type Retrieve = (id: string) => Promise<unknown>;
 function retrievers(server: BenchServer) {
   const client = sdkClient(server.url);
   const ky = kyGetter(server.url);
+  const openai = openaiGetter(server.url);
   return {
     sdk: ((id) => client.charges.retrieve(id)) satisfies Retrieve,
     bare: ((id) => bareGet(chargeUrl(server.url, id))) satisfies Retrieve,
     ky: ((id) => ky(`v1/payments/charges/${encodeURIComponent(id)}`)) satisfies Retrieve,
+    openai: ((id) => openai(`/v1/payments/charges/${encodeURIComponent(id)}`)) satisfies Retrieve,
     fetchWithTimeout: ((id) => timedGet(chargeUrl(server.url, id))) satisfies Retrieve,
   };
 }
@@ -30,6 +33,7 @@ export async function sequentialRetrieve(server: BenchServer, calls = 2_000): Pr
   };
   return compareOn(server, ROUNDS, inTurn(sides.sdk), inTurn(sides.bare), {
     ky: inTurn(sides.ky),
+    openai: inTurn(sides.openai),
     fetchWithTimeout: inTurn(sides.fetchWithTimeout),
   });
 }
@@ -43,5 +47,8 @@ export async function concurrentRetrieve(server: BenchServer, calls = 1_000, bat
   const inBatches = (retrieve: Retrieve) => async () => {
     for (const ids of batches) await Promise.all(ids.map(retrieve));
   };
-  return compareOn(server, ROUNDS, inBatches(sides.sdk), inBatches(sides.bare), { ky: inBatches(sides.ky) });
+  return compareOn(server, ROUNDS, inBatches(sides.sdk), inBatches(sides.bare), {
+    ky: inBatches(sides.ky),
+    openai: inBatches(sides.openai),
+  });
 }
