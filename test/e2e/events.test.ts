@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventValidationError, NotFoundError, parseEvent } from 'lunas-sdk';
+import { listenForTest } from '../helpers/recorders.js';
 import { eventually, ISO_UTC, rejection, start } from './helpers.js';
 
 describe('charge lifecycle', () => {
@@ -115,15 +115,7 @@ async function receiver(status = 204): Promise<{ url: string; deliveries: Delive
       res.writeHead(status).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/lunas`, deliveries };
+  return { url: `${await listenForTest(server)}/hooks/lunas`, deliveries };
 }
 
 describe('webhooks', () => {

@@ -11,6 +11,7 @@ import {
   ResponseValidationError,
 } from 'lunas-sdk';
 import type { Sandbox, SandboxOptions } from 'lunas-sdk/testing';
+import { walkAll } from '../helpers/recorders.js';
 import { rejection, sleep, start, startShared } from './helpers.js';
 
 const SEEDED = 1234;
@@ -30,16 +31,6 @@ function warnLog() {
 }
 
 /** What a `for await` walk yielded, and the error that ended it, if any. */
-async function walkAll<T>(list: AsyncIterable<T>): Promise<{ yielded: T[]; error: unknown }> {
-  const yielded: T[] = [];
-  try {
-    for await (const item of list) yielded.push(item);
-  } catch (error) {
-    return { yielded, error };
-  }
-  return { yielded, error: undefined };
-}
-
 function expectNewestFirst(charges: readonly Charge[]): void {
   for (let i = 1; i < charges.length; i++) {
     const newer = Date.parse(charges[i - 1]!.created_at);

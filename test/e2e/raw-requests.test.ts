@@ -5,10 +5,9 @@
  * the API key to another host refused before anything is sent.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as zm from 'zod/mini';
 import { z as zc } from 'zod';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIError,
   BadRequestError,
@@ -18,6 +17,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from 'lunas-sdk';
+import { listenForTest } from '../helpers/recorders.js';
 import { REQUEST_ID, rejection, start, transferTo, UUID_V4 } from './helpers.js';
 
 /** A server on 127.0.0.1 standing for another host: it counts what reaches it. */
@@ -27,15 +27,7 @@ async function otherHost(): Promise<{ origin: string; hits: { url: string; autho
     hits.push({ url: req.url ?? '', authorization: req.headers.authorization });
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success","data":{}}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  return { origin: await listenForTest(server), hits };
 }
 
 describe('client.get', () => {

@@ -5,34 +5,15 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  type Client,
-  InternalServerError,
-  RequestValidationError,
-  type RequestEvent,
-  type ResponseEvent,
-} from 'lunas-sdk';
+import { APIConnectionError, APIConnectionTimeoutError, InternalServerError, RequestValidationError } from 'lunas-sdk';
 import { REQUEST_ID, rejection, start, transferTo, UUID_V4 } from './helpers.js';
-
-type Recorded = { name: 'request'; event: RequestEvent } | { name: 'response'; event: ResponseEvent };
-
-function record(client: Client): Recorded[] {
-  const seen: Recorded[] = [];
-  client.on('request', (event) => seen.push({ name: 'request', event }));
-  client.on('response', (event) => seen.push({ name: 'response', event }));
-  return seen;
-}
-
-const responses = (seen: Recorded[]) =>
-  seen.flatMap((entry) => (entry.name === 'response' ? [entry.event] : ([] as ResponseEvent[])));
+import { recordEvents, responseEvents } from '../helpers/recorders.js';
 
 describe('request and response events over HTTP', () => {
   it('a GET: the full URL, the status and the x-request-id the sandbox sent', async () => {
     const { sandbox, client, requestIds } = await start();
     const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
-    const seen = record(client);
+    const seen = recordEvents(client);
 
     await client.charges.retrieve(charge.id);
 
@@ -43,7 +24,7 @@ describe('request and response events over HTTP', () => {
       attempt: 1,
       idempotencyKey: undefined,
     });
-    const [response] = responses(seen);
+    const [response] = responseEvents(seen);
     expect(response!.status).toBe(200);
     expect(response!.requestId).toMatch(REQUEST_ID);
     expect(response!.requestId).toBe(requestIds.at(-1));
@@ -61,7 +42,7 @@ describe('request and response events over HTTP', () => {
       path: '/v1/transfers',
       headers: { 'retry-after-ms': '0' },
     });
-    const seen = record(client);
+    const seen = recordEvents(client);
 
     const transfer = await client.transfers.create(transferTo(1_000));
 
@@ -79,20 +60,20 @@ describe('request and response events over HTTP', () => {
       expect(event.idempotencyKey).toBe(keys[0]);
       expect(event.url).toBe(`${sandbox.url}/v1/transfers`);
     }
-    const [first, second] = responses(seen);
+    const [first, second] = responseEvents(seen);
     expect([first!.status, first!.willRetry]).toEqual([503, true]);
     expect(first!.error).toBeInstanceOf(InternalServerError);
     expect([second!.status, second!.willRetry, second!.error]).toEqual([200, false, undefined]);
-    expect(responses(seen).map((event) => event.requestId ?? '')).toEqual(requestIds.slice(-2));
+    expect(responseEvents(seen).map((event) => event.requestId ?? '')).toEqual(requestIds.slice(-2));
     expect(sandbox.transfers().map((stored) => stored.id)).toEqual([transfer.id]);
   });
 
   it('a hung attempt: a response event with status undefined and an APIConnectionTimeoutError', async () => {
     const { sandbox, client } = await start(undefined, { timeout: 200, maxRetries: 0 });
     sandbox.inject({ kind: 'hang' });
-    const seen = record(client);
+    const seen = recordEvents(client);
     const error = await rejection(client.charges.list(), APIConnectionTimeoutError);
-    const [response] = responses(seen);
+    const [response] = responseEvents(seen);
     expect(response!.status).toBeUndefined();
     expect(response!.requestId).toBeUndefined();
     expect(response!.error).toBe(error);
@@ -103,9 +84,9 @@ describe('request and response events over HTTP', () => {
   it('a lost response, then a success: an APIConnectionError event, then the replayed transfer', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 1 });
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.transfers.create(transferTo(2_000));
-    const [lost, replayed] = responses(seen);
+    const [lost, replayed] = responseEvents(seen);
     expect(lost!.status).toBeUndefined();
     expect(lost!.error).toBeInstanceOf(APIConnectionError);
     expect(lost!.willRetry).toBe(true);
@@ -117,7 +98,7 @@ describe('request and response events over HTTP', () => {
   it('a walk over pages: one pair per page, with the page in the url', async () => {
     const { sandbox, client } = await start();
     sandbox.seedCharges(25);
-    const seen = record(client);
+    const seen = recordEvents(client);
     const all = await client.charges.list({ pagesize: 10 }).toArray({ limit: 100 });
     expect(all).toHaveLength(25);
     expect(seen.filter((entry) => entry.name === 'request').map((entry) => entry.event.url)).toEqual(
@@ -127,7 +108,7 @@ describe('request and response events over HTTP', () => {
 
   it('a request refused before sending: no event, nothing reaches the sandbox', async () => {
     const { sandbox, client } = await start();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await rejection(client.transfers.create(transferTo(0)), RequestValidationError);
     await rejection(client.get(`${sandbox.url}/v1/payouts`), RequestValidationError);
     expect(seen).toEqual([]);
@@ -136,7 +117,7 @@ describe('request and response events over HTTP', () => {
 
   it('no event carries the key: not a success, a 401 echoing it, nor a connection failure', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 0 });
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.charges.list();
     sandbox.inject({
       kind: 'status',
@@ -148,7 +129,7 @@ describe('request and response events over HTTP', () => {
     sandbox.inject({ kind: 'drop' });
     await rejection(client.charges.list(), APIConnectionError);
 
-    expect(responses(seen).map((event) => event.status)).toEqual([200, 401, undefined]);
+    expect(responseEvents(seen).map((event) => event.status)).toEqual([200, 401, undefined]);
     for (const { event } of seen) {
       for (const text of [JSON.stringify(event), inspect(event, { depth: 10, showHidden: true })]) {
         expect(text).not.toContain(sandbox.apiKey);
@@ -158,7 +139,7 @@ describe('request and response events over HTTP', () => {
 
   it('a withOptions() client reports to the parent’s listeners', async () => {
     const { client } = await start();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.withOptions({ timeout: 5_000 }).payouts.list();
     expect(seen.map((entry) => entry.name)).toEqual(['request', 'response']);
   });

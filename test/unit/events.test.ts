@@ -25,6 +25,7 @@ import {
 } from '../../src/index.js';
 import { API_KEY, BASE_URL, chargeJson, makeClient, server, success, transferJson } from '../helpers/msw.js';
 import { countRequests, makeItems, serveList } from '../helpers/pages.js';
+import { type RecordedEvent, recordEvents, responseEvents } from '../helpers/recorders.js';
 import {
   CHARGE_ID,
   CHARGE_PATH,
@@ -41,19 +42,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Recorded = { name: 'request'; event: RequestEvent } | { name: 'response'; event: ResponseEvent };
-
-/** Subscribes to both events and keeps them in the order they came. */
-function record(client: Client): Recorded[] {
-  const seen: Recorded[] = [];
-  client.on('request', (event) => seen.push({ name: 'request', event }));
-  client.on('response', (event) => seen.push({ name: 'response', event }));
-  return seen;
-}
-
-const responses = (seen: Recorded[]) =>
-  seen.flatMap((entry) => (entry.name === 'response' ? [entry.event] : ([] as ResponseEvent[])));
-
 function recordingLogger() {
   const lines: { level: string; text: string }[] = [];
   const at = (level: string) => (message: string) => void lines.push({ level, text: message });
@@ -66,7 +54,7 @@ const CHARGE_URL = `${BASE_URL}${CHARGE_PATH}`;
 describe('one request and one response event per attempt', () => {
   it('a GET: request before it is sent, response when it ends, with every field', async () => {
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     let eventsWhenServed: string[] = [];
     route('GET', CHARGE_PATH, () => {
       eventsWhenServed = seen.map((entry) => entry.name);
@@ -79,7 +67,7 @@ describe('one request and one response event per attempt', () => {
     expect(eventsWhenServed).toEqual(['request']);
     expect(seen.map((entry) => entry.name)).toEqual(['request', 'response']);
     expect(seen[0]!.event).toEqual({ method: 'GET', url: CHARGE_URL, attempt: 1, idempotencyKey: undefined });
-    const response = responses(seen)[0]!;
+    const response = responseEvents(seen)[0]!;
     expect(response).toEqual({
       method: 'GET',
       url: CHARGE_URL,
@@ -96,10 +84,10 @@ describe('one request and one response event per attempt', () => {
 
   it('requestId is undefined when the service sent no x-request-id', async () => {
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     await client.charges.retrieve(CHARGE_ID);
-    expect(responses(seen)[0]!.requestId).toBeUndefined();
+    expect(responseEvents(seen)[0]!.requestId).toBeUndefined();
   });
 
   it('durationMs covers reading the body, not just its headers', async () => {
@@ -119,9 +107,9 @@ describe('one request and one response event per attempt', () => {
       }),
     );
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.charges.retrieve(CHARGE_ID);
-    expect(responses(seen)[0]!.durationMs).toBeGreaterThanOrEqual(200);
+    expect(responseEvents(seen)[0]!.durationMs).toBeGreaterThanOrEqual(200);
   });
 
   it('a POST retried after a 503: two pairs, willRetry true then false, one Idempotency-Key', async () => {
@@ -131,7 +119,7 @@ describe('one request and one response event per attempt', () => {
         : jsonReply(200, success(transferJson()), { 'x-request-id': 'req_2' }),
     );
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
 
     await client.transfers.create(TRANSFER_PARAMS);
 
@@ -149,7 +137,7 @@ describe('one request and one response event per attempt', () => {
       expect(event.method).toBe('POST');
       expect(event.url).toBe(`${BASE_URL}${TRANSFERS_PATH}`);
     }
-    const [first, second] = responses(seen);
+    const [first, second] = responseEvents(seen);
     expect([first!.status, first!.requestId, first!.willRetry]).toEqual([503, 'req_1', true]);
     expect(first!.error).toBeInstanceOf(InternalServerError);
     expect([second!.status, second!.requestId, second!.willRetry, second!.error]).toEqual([
@@ -163,7 +151,7 @@ describe('one request and one response event per attempt', () => {
   it('the caller’s idempotencyKey is the one the events carry', async () => {
     route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'settle-inv-42' });
     expect(seen.map((entry) => entry.event.idempotencyKey)).toEqual(['settle-inv-42', 'settle-inv-42']);
   });
@@ -173,10 +161,10 @@ describe('one request and one response event per attempt', () => {
       jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }, { 'x-request-id': 'req_404' }),
     );
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(NotFoundError);
-    const [response] = responses(seen);
+    const [response] = responseEvents(seen);
     expect(response).toMatchObject({ status: 404, requestId: 'req_404', willRetry: false });
     expect(response!.error).toBe(error);
   });
@@ -184,9 +172,9 @@ describe('one request and one response event per attempt', () => {
   it('a 2xx that is not a valid envelope ends with a ResponseValidationError and its status', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, { status: 'success' }));
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await expect(client.charges.retrieve(CHARGE_ID)).rejects.toBeInstanceOf(ResponseValidationError);
-    const [response] = responses(seen);
+    const [response] = responseEvents(seen);
     expect(response!.status).toBe(200);
     expect(response!.error).toBeInstanceOf(ResponseValidationError);
     expect(response!.willRetry).toBe(false);
@@ -198,11 +186,11 @@ describe('one request and one response event per attempt', () => {
       return jsonReply(200, success(chargeJson()));
     });
     const client = makeClient({ timeout: 100, maxRetries: 1 });
-    const seen = record(client);
+    const seen = recordEvents(client);
     const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(seen.map((entry) => entry.name)).toEqual(['request', 'response', 'request', 'response']);
-    const [first, last] = responses(seen);
+    const [first, last] = responseEvents(seen);
     expect([first!.status, first!.requestId, first!.willRetry]).toEqual([undefined, undefined, true]);
     expect(first!.error).toBeInstanceOf(APIConnectionTimeoutError);
     expect([last!.status, last!.willRetry]).toEqual([undefined, false]);
@@ -215,9 +203,9 @@ describe('one request and one response event per attempt', () => {
       maxRetries: 0,
       fetch: () => Promise.reject(new TypeError('fetch failed')),
     });
-    const seen = record(client);
+    const seen = recordEvents(client);
     await expect(client.charges.retrieve(CHARGE_ID)).rejects.toBeInstanceOf(APIConnectionError);
-    const [response] = responses(seen);
+    const [response] = responseEvents(seen);
     expect(response!.status).toBeUndefined();
     expect(response!.error).toBeInstanceOf(APIConnectionError);
     expect(response!.willRetry).toBe(false);
@@ -229,13 +217,13 @@ describe('one request and one response event per attempt', () => {
       return jsonReply(200, success(chargeJson()));
     });
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     const controller = new AbortController();
     const call = rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
     await sleep(50);
     controller.abort();
     expect(await call).toBeInstanceOf(APIUserAbortError);
-    const [response] = responses(seen);
+    const [response] = responseEvents(seen);
     expect(response!.error).toBeInstanceOf(APIUserAbortError);
     expect([response!.status, response!.willRetry]).toEqual([undefined, false]);
   });
@@ -243,13 +231,13 @@ describe('one request and one response event per attempt', () => {
   it('every page of a walk has its pair, its url carrying the page query', async () => {
     serveList('/v1/payouts', { items: makeItems(15) });
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     for await (const payout of client.payouts.list({ pagesize: 10 })) void payout;
     expect(seen.filter((entry) => entry.name === 'request').map((entry) => entry.event.url)).toEqual([
       `${BASE_URL}/v1/payouts?page=1&pagesize=10`,
       `${BASE_URL}/v1/payouts?page=2&pagesize=10`,
     ]);
-    expect(responses(seen).map((event) => event.status)).toEqual([200, 200]);
+    expect(responseEvents(seen).map((event) => event.status)).toEqual([200, 200]);
   });
 
   it('a look-ahead page cancelled by leaving the loop ends with an APIUserAbortError event', async () => {
@@ -258,20 +246,20 @@ describe('one request and one response event per attempt', () => {
       before: (request) => (request.page === 2 ? sleep(5_000) : undefined),
     });
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     for await (const payout of client.payouts.list({ pagesize: 10 })) {
       void payout;
       await sleep(50); // page 2 is requested ahead meanwhile
       break;
     }
-    for (let i = 0; i < 100 && responses(seen).length < 2; i++) await sleep(10);
+    for (let i = 0; i < 100 && responseEvents(seen).length < 2; i++) await sleep(10);
     expect(seen.map((entry) => `${entry.name} ${new URL(entry.event.url).searchParams.get('page')}`)).toEqual([
       'request 1',
       'response 1',
       'request 2',
       'response 2',
     ]);
-    const cancelled = responses(seen)[1]!;
+    const cancelled = responseEvents(seen)[1]!;
     expect(cancelled.error).toBeInstanceOf(APIUserAbortError);
     expect([cancelled.status, cancelled.willRetry]).toEqual([undefined, false]);
   });
@@ -286,7 +274,7 @@ describe('one request and one response event per attempt', () => {
       }),
     );
     const client = makeClient({ baseURL: base });
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.get('/v1/cafés/€', { query: { q: 'a b&c' } });
     await client.charges.retrieve('ch 1/2');
     const urls = seen.filter((entry) => entry.name === 'request').map((entry) => entry.event.url);
@@ -308,7 +296,7 @@ describe('nothing sent, no events', () => {
   ])('%s: RequestValidationError and not one event', async (_label, call) => {
     const requests = countRequests();
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await expect(call(client)).rejects.toBeInstanceOf(RequestValidationError);
     expect(seen).toEqual([]);
     expect(requests.count()).toBe(0);
@@ -318,7 +306,7 @@ describe('nothing sent, no events', () => {
 describe('the API key is in no event', () => {
   const deep = { depth: 10, showHidden: true } as const;
 
-  function expectNoKey(seen: Recorded[]): void {
+  function expectNoKey(seen: RecordedEvent[]): void {
     expect(seen.length).toBeGreaterThan(0);
     for (const { event } of seen) {
       for (const text of [JSON.stringify(event), inspect(event, deep), String(event.url)]) {
@@ -338,9 +326,9 @@ describe('the API key is in no event', () => {
         : jsonReply(401, { status: 'error', message: `Invalid key ${API_KEY}` }, { 'x-echo': API_KEY }),
     );
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await expect(client.charges.retrieve(CHARGE_ID)).rejects.toBeInstanceOf(AuthenticationError);
-    expect(responses(seen).map((event) => event.status)).toEqual([503, 401]);
+    expect(responseEvents(seen).map((event) => event.status)).toEqual([503, 401]);
     expectNoKey(seen);
   });
 
@@ -352,7 +340,7 @@ describe('the API key is in no event', () => {
           Object.assign(new Error(`connect failed for Bearer ${API_KEY}`), { headers: new Headers(init?.headers) }),
         ),
     });
-    const seen = record(client);
+    const seen = recordEvents(client);
     await expect(client.charges.retrieve(CHARGE_ID)).rejects.toBeInstanceOf(APIConnectionError);
     expectNoKey(seen);
   });
@@ -360,7 +348,7 @@ describe('the API key is in no event', () => {
   it('in the url, when a raw call’s query holds the key', async () => {
     server.use(http.get(`${BASE_URL}/v1/echo`, () => HttpResponse.json(success({}))));
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.get('/v1/echo', { query: { token: API_KEY } });
     expectNoKey(seen);
     expect(seen[0]!.event.url).toBe(`${BASE_URL}/v1/echo?token=[REDACTED]`);
@@ -369,7 +357,7 @@ describe('the API key is in no event', () => {
   it('in a successful POST', async () => {
     route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     await client.transfers.create(TRANSFER_PARAMS);
     expectNoKey(seen);
   });
@@ -506,7 +494,7 @@ describe('on and off', () => {
   it('off for a listener that was never added changes nothing', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     const client = makeClient();
-    const seen = record(client);
+    const seen = recordEvents(client);
     client.off('request', () => undefined);
     await client.charges.retrieve(CHARGE_ID);
     expect(seen).toHaveLength(2);
@@ -565,7 +553,7 @@ describe('withOptions() clients share the listeners', () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     const first = makeClient();
     const second = makeClient();
-    const seen = record(first);
+    const seen = recordEvents(first);
     await second.charges.retrieve(CHARGE_ID);
     expect(seen).toEqual([]);
     // And a failed withOptions() leaves nothing behind for the next client built.
@@ -580,7 +568,7 @@ describe('withOptions() clients share the listeners', () => {
       jsonReply(401, { status: 'error', message: `bad key ${otherKey}` }, { 'x-echo': otherKey }),
     );
     const parent = makeClient({ maxRetries: 0 });
-    const seen = record(parent);
+    const seen = recordEvents(parent);
     await expect(parent.withOptions({ apiKey: otherKey }).charges.retrieve(CHARGE_ID)).rejects.toBeInstanceOf(
       AuthenticationError,
     );

@@ -12,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { BASE_URL, chargeJson, makeClient, server, transferJson } from '../helpers/msw.js';
 import { collect, makeItems, type SeenRequest, serveList, sleep } from '../helpers/pages.js';
+import { walkAll } from '../helpers/recorders.js';
 
 const PAYOUTS = '/v1/payouts';
 const CHARGES = '/v1/payments/charges';
@@ -25,16 +26,6 @@ function warnLog(logLevel: LogLevel = 'warn') {
 }
 
 /** What a `for await` walk yielded, and the error that ended it, if any. */
-async function walkAll<T>(list: AsyncIterable<T>): Promise<{ yielded: T[]; error: unknown }> {
-  const yielded: T[] = [];
-  try {
-    for await (const item of list) yielded.push(item);
-  } catch (error) {
-    return { yielded, error };
-  }
-  return { yielded, error: undefined };
-}
-
 const at = (second: number) => new Date(Date.UTC(2026, 10, 23, 3, 0, 0) + second * 1000).toISOString();
 
 function deferred() {
