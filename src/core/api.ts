@@ -6,7 +6,7 @@
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
 import { type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
-import { hasLoneSurrogate, relativePath } from './path.js';
+import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
 import { intParam, validate, z } from './schema.js';
@@ -75,7 +75,7 @@ export class API {
    * resource's own; for a raw call, the caller's options themselves).
    */
   async get<T>(
-    path: string,
+    path: string | ResourcePath,
     options?: RequestOptions | null,
     call: Pick<GetOptions<T>, 'query' | 'schema'> | null | undefined = options as GetOptions<T>,
   ): Promise<T> {
@@ -92,7 +92,7 @@ export class API {
 
   /** POST `body` as JSON to `path`, with an Idempotency-Key; resolves like {@link API.get}. */
   async post<T>(
-    path: string,
+    path: string | ResourcePath,
     options?: RequestOptions | null,
     call: Pick<PostOptions<T>, 'body' | 'schema'> | null | undefined = options as PostOptions<T>,
   ): Promise<T> {
@@ -113,7 +113,7 @@ export class API {
    * this list (a walk relies on nothing more).
    */
   list<T>(
-    path: string,
+    path: string | ResourcePath,
     items: StandardSchema<T[]>,
     order: ListOrder,
     params: ListParams | null | undefined,

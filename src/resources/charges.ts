@@ -298,7 +298,7 @@ export class Charges extends Resource {
    */
   async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
     const body = validate(chargeCreateParams, params);
-    return this.api.post('/v1/payments/charges', options, { body, schema: createdChargeSchema });
+    return this.api.post(path`/v1/payments/charges`, options, { body, schema: createdChargeSchema });
   }
 
   /**
@@ -327,6 +327,6 @@ export class Charges extends Resource {
    * ```
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Charge> {
-    return this.api.list('/v1/payments/charges', chargeList, 'newest-first', params, options);
+    return this.api.list(path`/v1/payments/charges`, chargeList, 'newest-first', params, options);
   }
 }

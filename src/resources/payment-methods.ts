@@ -1,4 +1,5 @@
 import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
@@ -26,6 +27,6 @@ const paymentMethodList = z.array(paymentMethodSchema);
 export class PaymentMethods extends Resource {
   /** Lists payment methods. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<PaymentMethod> {
-    return this.api.list('/v1/payments/methods', paymentMethodList, 'unspecified', params, options);
+    return this.api.list(path`/v1/payments/methods`, paymentMethodList, 'unspecified', params, options);
   }
 }

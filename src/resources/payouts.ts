@@ -1,4 +1,5 @@
 import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
@@ -26,6 +27,6 @@ const payoutList = z.array(payoutSchema);
 export class Payouts extends Resource {
   /** Lists payouts, newest first. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Payout> {
-    return this.api.list('/v1/payouts', payoutList, 'unspecified', params, options);
+    return this.api.list(path`/v1/payouts`, payoutList, 'unspecified', params, options);
   }
 }

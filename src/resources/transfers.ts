@@ -1,5 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
@@ -146,7 +147,7 @@ export class Transfers extends Resource {
    */
   async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
     const body = validate(transferCreateParams, params);
-    return this.api.post('/v1/transfers', options, { body, schema: transferSchema });
+    return this.api.post(path`/v1/transfers`, options, { body, schema: transferSchema });
   }
 
   /**
@@ -154,6 +155,6 @@ export class Transfers extends Resource {
    * {@link Page}, or `for await` over it for every transfer across pages.
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Transfer> {
-    return this.api.list('/v1/transfers', transferList, 'newest-first', params, options);
+    return this.api.list(path`/v1/transfers`, transferList, 'newest-first', params, options);
   }
 }
