@@ -93,7 +93,7 @@ export class Transport {
    */
   async #http(): Promise<KyInstance> {
     if (this.#ky) return this.#ky;
-    const ky = await loadKy();
+    const { default: ky } = await loadKy();
     const custom = this.#config.fetch;
     this.#ky ??= ky.create({
       prefixUrl: this.#config.baseURL,
@@ -105,8 +105,9 @@ export class Transport {
       // with ky's own with `AbortSignal.any`, a cost on every call.
       // The global fetch is looked up per call, so a test's mock is seen.
       fetch: (request, init) => {
+        const send = custom ?? globalThis.fetch;
         const { attemptSignal, ...rest } = init as AttemptInit;
-        return (custom ?? globalThis.fetch)(request, { ...rest, signal: attemptSignal });
+        return send(request, { ...rest, signal: attemptSignal ?? (request as Request).signal });
       },
     });
     return this.#ky;
@@ -216,7 +217,14 @@ export class Transport {
     return headers;
   }
 
-  /** One attempt, read to the end of the body under one timeout. */
+  /**
+   * One attempt, read to the end of the body under one timeout. ky's own
+   * timeout covers the wait for the headers (its abort signal is already on
+   * the Request, so this costs no signal of ours); the rest of the attempt's
+   * time covers the body, whose read is cancelled at the deadline, which
+   * closes the connection. Only a caller's signal needs a signal of the
+   * attempt's own beside the Request.
+   */
   async #attempt(
     http: KyInstance,
     method: 'GET' | 'POST',
@@ -230,25 +238,38 @@ export class Transport {
   ): Promise<RawResponse> {
     const userAbort = () => new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
     if (signal?.aborted) throw userAbort();
-    const controller = new AbortController();
-    // Ends the attempt at the timeout or the caller's abort even when a custom
+    const started = performance.now();
+    const controller = signal ? new AbortController() : undefined;
+    // Ends the attempt at the deadline or the caller's abort even when a custom
     // fetch ignores the signal, or hands back a body that never ends.
-    let stop!: (reason: unknown) => void;
-    const aborted = new Promise<never>((_resolve, reject) => (stop = reject));
-    aborted.catch(() => undefined);
-    const abort = () => {
-      controller.abort();
-      stop(controller.signal.reason);
+    let timedOut = false;
+    let cancelRead: (() => void) | undefined;
+    let halt!: (reason: unknown) => void;
+    const halted = new Promise<never>((_resolve, reject) => (halt = reject));
+    halted.catch(() => undefined);
+    const stop = () => {
+      controller?.abort();
+      cancelRead?.();
+      halt(undefined);
     };
-    const timer = setTimeout(abort, timeout);
-    const stopListening = signal ? onAbort(signal, abort) : undefined;
+    const stopListening = signal ? onAbort(signal, stop) : undefined;
+    let bodyTimer: ReturnType<typeof setTimeout> | undefined;
     const secret = this.#config.apiKey;
     try {
-      const response = await Promise.race([
-        http(target, { method, headers, body, attemptSignal: controller.signal } as Options),
-        aborted,
-      ]);
-      const text = redact(await Promise.race([response.text(), aborted]), secret);
+      const init = { method, headers, body, timeout } as AttemptOptions;
+      if (controller) init.attemptSignal = controller.signal;
+      const response = await Promise.race([http(target, init), halted]);
+      bodyTimer = setTimeout(
+        () => {
+          timedOut = true;
+          stop();
+        },
+        Math.max(timeout - (performance.now() - started), 0),
+      );
+      const read = readText(response, (cancel) => (cancelRead = cancel));
+      const text = redact(await Promise.race([read, halted]), secret);
+      // A cancelled read ends like a finished one: only the flag tells them apart.
+      if (timedOut) throw new Error('the body was cut off at the deadline');
       return {
         status: response.status,
         headers: withoutSecret(response.headers, secret),
@@ -258,8 +279,10 @@ export class Transport {
         secret,
       };
     } catch (error) {
+      // Whatever ended the attempt, nothing of it keeps running.
+      stop();
       if (signal?.aborted) throw userAbort();
-      if (controller.signal.aborted) {
+      if (timedOut || error instanceof (await loadKy()).TimeoutError) {
         throw new APIConnectionTimeoutError(`${label} timed out after ${timeout} ms`, { idempotencyKey });
       }
       const detail = describeCause(error);
@@ -270,14 +293,48 @@ export class Transport {
         idempotencyKey,
       });
     } finally {
-      clearTimeout(timer);
+      clearTimeout(bodyTimer);
       stopListening?.();
     }
   }
 }
 
+/** ky's options for one attempt; `attemptSignal`, unknown to ky, reaches fetch beside the Request. */
+type AttemptOptions = Options & { attemptSignal?: AbortSignal };
+
+const decoder = new TextDecoder();
+
+/**
+ * The body as text, as `Response#text` reads it, but through a reader whose
+ * `cancel` is handed out: cancelling ends a pending read and closes the
+ * connection, which `text()` (locking the body) does not allow.
+ */
+async function readText(response: Response, setCancel: (cancel: () => void) => void): Promise<string> {
+  const body: unknown = response.body;
+  // A custom fetch's body that is not a web stream (node-fetch's): its own text().
+  if (typeof (body as ReadableStream | null)?.getReader !== 'function') return response.text();
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  setCancel(() => void reader.cancel().catch(() => undefined));
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(bytes);
+}
+
 /** What ky hands its fetch: the options it does not know, the attempt's signal among them. */
-type AttemptInit = RequestInit & { attemptSignal: AbortSignal };
+type AttemptInit = RequestInit & { attemptSignal?: AbortSignal };
 
 /** One record from several, names lower-cased so a later source replaces an earlier one in any case. */
 function lowerCased(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
@@ -295,12 +352,12 @@ function withQuery(path: string, query: Record<string, number | string | boolean
   return text === '' ? path : `${path}?${text}`;
 }
 
-let kyModule: Promise<typeof import('ky').default> | undefined;
+let kyModule: Promise<typeof import('ky')> | undefined;
 
 /** ky, imported once per process whatever the number of clients. */
-function loadKy(): Promise<typeof import('ky').default> {
+function loadKy(): Promise<typeof import('ky')> {
   kyModule ??= import('ky').then(
-    (module) => module.default,
+    (module) => module,
     (error: unknown) => {
       kyModule = undefined; // A later call tries again.
       throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeCause(error)}`, {
