@@ -1,9 +1,11 @@
 // The sides of every comparison: the SDK, the least code that does the same
-// request by hand, and the references timed beside them (ky alone, fetch with
-// a timeout signal). All send the same URL and Authorization header.
+// request by hand, and the references timed beside them (ky alone, openai-node,
+// stripe-node, fetch with a timeout signal). All send the same URL and
+// Authorization header.
 // 'lunas-sdk' resolves to src/ here (tsconfig paths, honoured by tsx): no build needed.
 import ky from 'ky';
 import OpenAI from 'openai';
+import Stripe from 'stripe';
 import { Client, type ClientOptions } from 'lunas-sdk';
 import { API_KEY } from './fixtures.js';
 
@@ -66,4 +68,32 @@ export function kyGetter(baseURL: string): (path: string) => Promise<{ data: unk
 export function openaiGetter(baseURL: string): (path: string) => Promise<unknown> {
   const client = new OpenAI({ apiKey: API_KEY, baseURL });
   return (path) => client.get(path);
+}
+
+/**
+ * The same GET through stripe-node's `rawRequest`: another mature SDK's request
+ * path (its retries, timeout, auth and headers, and its JSON parsing) with no
+ * schema validation. Unlike the other sides it sends over node:http (a
+ * keep-alive `http.Agent`), not fetch. `rawRequest` takes no params on a GET
+ * (it throws if given any), so the path carries everything. Retries are
+ * openai-node's default of 2 (stripe-node's default too); telemetry is off, as
+ * there is no Stripe to report to.
+ */
+export function stripeGetter(baseURL: string): (path: string) => Promise<unknown> {
+  const { hostname, port } = new URL(baseURL);
+  const client = new Stripe(API_KEY, {
+    host: hostname,
+    port,
+    protocol: 'http',
+    maxNetworkRetries: 2,
+    telemetry: false,
+  });
+  return async (path) => {
+    const body = (await client.rawRequest('GET', path)) as Stripe.Response<{ data: unknown }>;
+    // rawRequest resolves any JSON body without an `error` field, a 404 or 401
+    // from the bench server included: check the status, as the baseline does.
+    const status = body.lastResponse.statusCode;
+    if (status !== 200) throw new Error(`bench stripe reference: ${status} from ${path}`);
+    return body;
+  };
 }

@@ -1,10 +1,10 @@
 // Measurements 1 and 3: the per-call overhead of `charges.retrieve`, one at a
 // time and 100 in flight, against a bare fetch of the same URL. References
-// timed in the same rounds: ky alone (the floor of a transport built on ky)
-// openai-node's raw `client.get()` on the same endpoint,
-// and, for 1, a bare fetch with a per-attempt timeout signal (the floor of any
-// transport that honours the contract's timeout).
-import { bareGet, chargeUrl, kyGetter, openaiGetter, sdkClient, timedGet } from './clients.js';
+// timed in the same rounds: ky alone (the floor of a transport built on ky),
+// openai-node's raw `client.get()` and stripe-node's `rawRequest` (over
+// node:http) on the same endpoint, and, for 1, a bare fetch with a per-attempt
+// timeout signal (the floor of any transport that honours the contract's timeout).
+import { bareGet, chargeUrl, kyGetter, openaiGetter, sdkClient, stripeGetter, timedGet } from './clients.js';
 import { chargeId } from './fixtures.js';
 import { compareOn, type BenchServer, type ServedComparison } from './server.js';
 
@@ -16,11 +16,13 @@ function retrievers(server: BenchServer) {
   const client = sdkClient(server.url);
   const ky = kyGetter(server.url);
   const openai = openaiGetter(server.url);
+  const stripe = stripeGetter(server.url);
   return {
     sdk: ((id) => client.charges.retrieve(id)) satisfies Retrieve,
     bare: ((id) => bareGet(chargeUrl(server.url, id))) satisfies Retrieve,
     ky: ((id) => ky(`v1/payments/charges/${encodeURIComponent(id)}`)) satisfies Retrieve,
     openai: ((id) => openai(`/v1/payments/charges/${encodeURIComponent(id)}`)) satisfies Retrieve,
+    stripe: ((id) => stripe(`/v1/payments/charges/${encodeURIComponent(id)}`)) satisfies Retrieve,
     fetchWithTimeout: ((id) => timedGet(chargeUrl(server.url, id))) satisfies Retrieve,
   };
 }
@@ -34,6 +36,7 @@ export async function sequentialRetrieve(server: BenchServer, calls = 2_000): Pr
   return compareOn(server, ROUNDS, inTurn(sides.sdk), inTurn(sides.bare), {
     ky: inTurn(sides.ky),
     openai: inTurn(sides.openai),
+    stripe: inTurn(sides.stripe),
     fetchWithTimeout: inTurn(sides.fetchWithTimeout),
   });
 }
@@ -50,5 +53,6 @@ export async function concurrentRetrieve(server: BenchServer, calls = 1_000, bat
   return compareOn(server, ROUNDS, inBatches(sides.sdk), inBatches(sides.bare), {
     ky: inBatches(sides.ky),
     openai: inBatches(sides.openai),
+    stripe: inBatches(sides.stripe),
   });
 }

@@ -29,6 +29,7 @@ async function withServer<T>(options: Parameters<typeof startServer>[0], fn: (s:
 const referenceLabels: Record<string, string> = {
   ky: 'ky alone',
   openai: 'openai-node client.get()',
+  stripe: 'stripe-node rawRequest',
   fetchWithTimeout: 'fetch with a timeout signal',
 };
 
