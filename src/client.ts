@@ -43,8 +43,9 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /**
    * A fetch-compatible function, e.g. one that goes through a proxy. Default: the global `fetch`.
-   * It is called as `fetch(request, init)`; `init.signal` ends the attempt (timeout or the
-   * caller's abort), so pass `init` on rather than the `Request` alone.
+   * It is called as `fetch(request, init)`; `init.signal` aborts the request (at the caller's
+   * abort, or the timeout while the response is awaited), so pass `init` on rather than the
+   * `Request` alone.
    */
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
