@@ -337,6 +337,68 @@ describe('timeouts', () => {
   });
 });
 
+describe('what a timeout or an abort leaves open', () => {
+  // Against a real loopback server (msw has no sockets): the server sees its
+  // connection close, so nothing of an ended attempt keeps a socket busy.
+  async function stallingServer(sendHeaders: boolean) {
+    const closed: Promise<void>[] = [];
+    const server = createServer((request, response) => {
+      closed.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
+      if (!sendHeaders) return; // never answers
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"status":"success","data":'); // the rest never comes
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
+    const stop = () => {
+      server.closeAllConnections();
+      server.close();
+    };
+    return { client, closed, stop };
+  }
+
+  /** Whether `promise` settles within `ms`. */
+  async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const settled = await Promise.race([promise.then(() => true as const), late]);
+    clearTimeout(timer);
+    return settled;
+  }
+
+  for (const [phase, sendHeaders] of [
+    ['waiting for the headers', false],
+    ['reading the body', true],
+  ] as const) {
+    it(`a timeout while ${phase} closes the connection`, async () => {
+      const { client, closed, stop } = await stallingServer(sendHeaders);
+      try {
+        const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { timeout: 150 }));
+        expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+        expect(closed).toHaveLength(1);
+        expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
+      } finally {
+        stop();
+      }
+    });
+
+    it(`the caller's abort while ${phase} closes the connection`, async () => {
+      const { client, closed, stop } = await stallingServer(sendHeaders);
+      try {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 150);
+        const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+        expect(error).toBeInstanceOf(APIUserAbortError);
+        expect(closed).toHaveLength(1);
+        expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
+      } finally {
+        stop();
+      }
+    });
+  }
+});
+
 describe('abort', () => {
   it('a signal aborted before the call rejects with APIUserAbortError and sends nothing', async () => {
     const one = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
