@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-export const GZIP_BUDGET_BYTES = 16_384;
+/** The performance issue's budget for lunas's own gzip bytes: the bundle less ky and the zod parts it uses. */
+export const OWN_BYTES_BUDGET = 6_000;
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs `npm run build` when dist/ is missing or older than src/, so a fresh clone works and a stale build never gets measured. */

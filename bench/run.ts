@@ -2,7 +2,7 @@
 // Every runtime figure is a ratio against a baseline timed in the same run,
 // so the verdicts hold on a slower or busier machine; absolute times are context.
 // `npm run bench -- walk heap` runs only the named measurements.
-import { GZIP_BUDGET_BYTES, bundleClient, bundleLibraries, ensureBuilt } from './bundle.js';
+import { OWN_BYTES_BUDGET, bundleClient, bundleLibraries, ensureBuilt } from './bundle.js';
 import { coldImport } from './cold-import.js';
 import { heapWalk } from './heap.js';
 import { parseCost } from './parse.js';
@@ -107,13 +107,16 @@ if (wanted('heap')) {
 if (wanted('bundle')) {
   const r = (results.bundle = await bundleClient());
   const libraries = (results.bundleLibrariesGzipBytes = await bundleLibraries());
+  // What is lunas's own: the bundle less ky and the zod parts it uses, each bundled alone.
+  const own = r.gzipBytes - libraries;
   rows.push({
-    figure: "7. gzip bundle of import { Client } from 'lunas-sdk'",
+    figure: "7. gzip bundle of import { Client } from 'lunas-sdk': lunas's own bytes",
     value:
-      `${r.gzipBytes.toLocaleString('en-US')} B (${r.minifiedBytes.toLocaleString('en-US')} B minified: ` +
-      `${shares(r.minifiedByPackage, r.minifiedBytes)}); ky and the zod parts used, alone: ${libraries.toLocaleString('en-US')} B`,
-    budget: `≤ ${GZIP_BUDGET_BYTES.toLocaleString('en-US')} B`,
-    met: r.gzipBytes <= GZIP_BUDGET_BYTES,
+      `${own.toLocaleString('en-US')} B: the bundle ${r.gzipBytes.toLocaleString('en-US')} B ` +
+      `(${r.minifiedBytes.toLocaleString('en-US')} B minified: ${shares(r.minifiedByPackage, r.minifiedBytes)}) ` +
+      `less ky and the zod parts used, alone, ${libraries.toLocaleString('en-US')} B`,
+    budget: `own ≤ ${OWN_BYTES_BUDGET.toLocaleString('en-US')} B`,
+    met: own <= OWN_BYTES_BUDGET,
   });
 }
 
@@ -121,9 +124,11 @@ if (wanted('import')) {
   const r = (results.coldImport = coldImport());
   rows.push({
     figure: '8. cold import: (lunas − bare) / (openai − bare)',
-    value: `${r.ratio.toFixed(2)} (lunas +${ms(r.lunasDeltaMs)}, openai +${ms(r.openaiDeltaMs)}, bare ${ms(r.bareMs)})`,
-    budget: '≤ 1.00',
-    met: r.ratio <= 1,
+    value:
+      `${r.ratio.toFixed(2)} (lunas +${ms(r.lunasDeltaMs)}, openai +${ms(r.openaiDeltaMs)}, bare ${ms(r.bareMs)}; ` +
+      `whole processes: ${(r.lunasMs / r.openaiMs).toFixed(2)})`,
+    budget: '≤ 0.90',
+    met: r.ratio <= 0.9,
   });
 }
 

@@ -302,8 +302,6 @@ export class Transport {
 /** ky's options for one attempt; `attemptSignal`, unknown to ky, reaches fetch beside the Request. */
 type AttemptOptions = Options & { attemptSignal?: AbortSignal };
 
-const decoder = new TextDecoder();
-
 /**
  * The body as text, as `Response#text` reads it, but through a reader whose
  * `cancel` is handed out: cancelling ends a pending read and closes the
@@ -315,22 +313,13 @@ async function readText(response: Response, setCancel: (cancel: () => void) => v
   if (typeof (body as ReadableStream | null)?.getReader !== 'function') return response.text();
   const reader = (body as ReadableStream<Uint8Array>).getReader();
   setCancel(() => void reader.cancel().catch(() => undefined));
-  const chunks: Uint8Array[] = [];
-  let length = 0;
+  const decoder = new TextDecoder();
+  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
   }
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decoder.decode(bytes);
 }
 
 /** What ky hands its fetch: the options it does not know, the attempt's signal among them. */
