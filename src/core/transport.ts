@@ -98,11 +98,13 @@ export class Transport {
     this.#ky ??= ky.create({
       prefixUrl: this.#config.baseURL,
       retry: 0,
-      timeout: false,
+      timeout: false, // Set per attempt.
       throwHttpErrors: false,
-      // The attempt's signal reaches fetch beside the Request (ky passes
-      // options it does not know to fetch): given to ky, it would be merged
-      // with ky's own with `AbortSignal.any`, a cost on every call.
+      // A caller's abort reaches fetch as the attempt's own signal beside the
+      // Request (ky passes options it does not know to fetch): given to ky, it
+      // would be merged with ky's own with `AbortSignal.any`, a cost on every
+      // call. Without one, `init.signal` is the Request's own, which ky's
+      // timeout aborts, so a custom fetch that reads `init.signal` sees it.
       // The global fetch is looked up per call, so a test's mock is seen.
       fetch: (request, init) => {
         const send = custom ?? globalThis.fetch;

@@ -371,17 +371,20 @@ describe('what a timeout or an abort leaves open', () => {
     ['waiting for the headers', false],
     ['reading the body', true],
   ] as const) {
-    it(`a timeout while ${phase} closes the connection`, async () => {
-      const { client, closed, stop } = await stallingServer(sendHeaders);
-      try {
-        const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { timeout: 150 }));
-        expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-        expect(closed).toHaveLength(1);
-        expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
-      } finally {
-        stop();
-      }
-    });
+    for (const withSignal of [false, true]) {
+      it(`a timeout while ${phase} closes the connection${withSignal ? ', with a caller signal that never aborts' : ''}`, async () => {
+        const { client, closed, stop } = await stallingServer(sendHeaders);
+        try {
+          const signal = withSignal ? new AbortController().signal : undefined;
+          const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { timeout: 150, signal }));
+          expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+          expect(closed).toHaveLength(1);
+          expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
+        } finally {
+          stop();
+        }
+      });
+    }
 
     it(`the caller's abort while ${phase} closes the connection`, async () => {
       const { client, closed, stop } = await stallingServer(sendHeaders);
