@@ -18,6 +18,7 @@ import {
   InternalServerError,
   LunasError,
   RequestValidationError,
+  type ClientOptions,
 } from '../../src/index.js';
 import { API_KEY, BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
 import {
@@ -176,6 +177,38 @@ describe('Idempotency-Key', () => {
   });
 });
 
+/**
+ * A real loopback server that never answers, or stops after the headers and
+ * the start of a body (msw has no sockets and does not propagate an abort into
+ * a mocked body), with a promise per connection that settles when it closes.
+ */
+async function stallingServer(sendHeaders: boolean, options: ClientOptions = {}) {
+  const closed: Promise<void>[] = [];
+  const server = createServer((request, response) => {
+    closed.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
+    if (!sendHeaders) return; // never answers
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"status":"success","data":'); // the rest never comes
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0, ...options });
+  const stop = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { client, closed, stop };
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true as const), late]);
+  clearTimeout(timer);
+  return settled;
+}
+
 describe('timeouts', () => {
   it('an attempt slower than timeout is retried, and the next attempt can succeed', async () => {
     useFakeClock();
@@ -310,63 +343,20 @@ describe('timeouts', () => {
   });
 
   it('covers reading the body: a body that stalls after the headers times out', async () => {
-    // msw does not propagate an abort into a mocked body stream, so this runs
-    // against a real loopback server through the fetch captured before msw.
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.write('{"status":"success","data":'); // the rest never comes
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { client, stop } = await stallingServer(true, { timeout: 200 });
     try {
-      const { port } = server.address() as AddressInfo;
-      const client = makeClient({
-        baseURL: `http://127.0.0.1:${port}`,
-        fetch: unmockedFetch,
-        timeout: 200,
-        maxRetries: 0,
-      });
       const started = Date.now();
       const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
       expect(error).toBeInstanceOf(APIConnectionTimeoutError);
       expect(Date.now() - started).toBeGreaterThanOrEqual(190);
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      stop();
     }
   });
 });
 
 describe('what a timeout or an abort leaves open', () => {
-  // Against a real loopback server (msw has no sockets): the server sees its
-  // connection close, so nothing of an ended attempt keeps a socket busy.
-  async function stallingServer(sendHeaders: boolean) {
-    const closed: Promise<void>[] = [];
-    const server = createServer((request, response) => {
-      closed.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
-      if (!sendHeaders) return; // never answers
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.write('{"status":"success","data":'); // the rest never comes
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
-    const stop = () => {
-      server.closeAllConnections();
-      server.close();
-    };
-    return { client, closed, stop };
-  }
-
-  /** Whether `promise` settles within `ms`. */
-  async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    const settled = await Promise.race([promise.then(() => true as const), late]);
-    clearTimeout(timer);
-    return settled;
-  }
-
   for (const [phase, sendHeaders] of [
     ['waiting for the headers', false],
     ['reading the body', true],
