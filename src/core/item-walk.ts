@@ -14,13 +14,14 @@
  * nothing new only when the list grew, net, by a page or so since the
  * previous request. A page with nothing new is therefore no error, and no
  * sequence of pages tells a stuck service from a busy list (page 2 equal to
- * page 1 is exactly what `page_size` creations in between produce). What a
- * shift cannot explain is more than {@link REMEMBERED_IDS} places in a row
- * with nothing new: that needs a shift larger than the walk can recognise,
- * whose repeats it would have forgotten. There the walk ends with a
- * `LunasError`, after `10,000 / page_size` pages (101 at pagesize 100),
- * whether the service is resending pages already read (one page, or a cycle
- * of them) or the list grows as fast as the walk reads it.
+ * page 1 is exactly what `page_size` creations in between produce). The
+ * walk allows as much as a shift it can recognise explains: up to
+ * {@link REMEMBERED_IDS} places in a row with nothing new. More needs one
+ * shift larger than that (whose repeats it would have forgotten) or a list
+ * growing as fast as the walk reads it; there the walk ends with a
+ * `LunasError`, after `10,000 / page_size + 1` such pages (101 at pagesize
+ * 100), whether the service is resending pages already read (one page, or a
+ * cycle of them) or the list is that busy.
  *
  * "Nothing new" is judged by content: an item is known when its `id`, or for
  * an item without a string `id` a fingerprint of its JSON, is among the last
