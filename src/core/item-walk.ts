@@ -1,8 +1,34 @@
 /**
- * What a `for await` walk over a list decides for each item and each page:
- * skip an item it has already yielded (and nothing else), say so when a list
- * contradicts its documented order, and stop with an error when the service
- * makes no progress. Memory is bounded whatever the length of the walk.
+ * What a walk over a list decides for each item and each page: skip an item
+ * it has already yielded (and nothing else), say so when a list contradicts
+ * its documented order, and stop with an error when the service makes no
+ * progress. Memory is bounded whatever the length of the walk.
+ *
+ * A walk relies on the pages alone, never on `total_items` (a cached count
+ * may be stale, 0 or too large). Offset paging over a list that changes
+ * shifts it: each item created at the head pushes every other item one place
+ * down, so a page may start with items already read (skipped by id); each
+ * deletion pulls the rest one place up, so an unread item may land on a page
+ * already read, which no client can see. Neither reorders the items that
+ * stay, and deletions only bring unread items forward, so a page holds
+ * nothing new only when the list grew, net, by a page or so since the
+ * previous request. A page with nothing new is therefore no error, and no
+ * sequence of pages tells a stuck service from a busy list (page 2 equal to
+ * page 1 is exactly what `page_size` creations in between produce). The
+ * walk allows as much as a shift it can recognise explains: up to
+ * {@link REMEMBERED_IDS} places in a row with nothing new. More needs one
+ * shift larger than that (whose repeats it would have forgotten) or a list
+ * growing as fast as the walk reads it; there the walk ends with a
+ * `LunasError`, after `10,000 / page_size + 1` such pages (101 at pagesize
+ * 100), whether the service is resending pages already read (one page, or a
+ * cycle of them) or the list is that busy.
+ *
+ * "Nothing new" is judged by content: an item is known when its `id`, or for
+ * an item without a string `id` a fingerprint of its JSON, is among the last
+ * {@link REMEMBERED_IDS} seen. Items without an id are never skipped (two of
+ * them may be distinct yet equal), but a service repeating pages of them
+ * still ends. A cycle through more items than a walk remembers looks like an
+ * endless list, and is walked as one.
  */
 import { LunasError } from './errors.js';
 
@@ -24,11 +50,11 @@ export interface WalkContext {
   readonly warn: (message: string) => void;
 }
 
-/** The page fields a walk looks at. */
+/** The page fields a walk looks at (never `total_items`). */
 export interface WalkedPage {
   readonly data: readonly unknown[];
   readonly page: number;
-  readonly total_items: number;
+  readonly page_size: number;
   hasNextPage(): boolean;
 }
 
@@ -72,7 +98,7 @@ class RecentIds {
   }
 }
 
-/** One `for await` walk's state. */
+/** One walk's state. */
 export class ItemWalk {
   readonly #context: WalkContext;
   readonly #recent = new RecentIds();
@@ -82,29 +108,13 @@ export class ItemWalk {
   #oldest: number | undefined;
   #oldestText = '';
   #orderWarnings = 0;
-  #firstTotal: number | undefined;
-  #previousTotal: number | undefined;
-  #repeatsOnPage = 0;
-  /** Repeats skipped in the whole walk. */
-  #repeats = 0;
-  /** Items on consecutive pages that held nothing but repeats. */
-  #repeatRun = 0;
+  /** Whether the current page brought an item not among those remembered. */
+  #fresh = false;
+  /** The places the walk advanced by, on full pages in a row that brought nothing new. */
+  #stale = 0;
 
   constructor(context: WalkContext) {
     this.#context = context;
-  }
-
-  /** Call before the page's items. */
-  startPage(page: WalkedPage): void {
-    this.#repeatsOnPage = 0;
-    this.#firstTotal ??= page.total_items;
-    const previous = this.#previousTotal;
-    if (previous !== undefined && page.total_items - previous > REMEMBERED_IDS) {
-      this.#context.warn(
-        `${this.#context.label}: total_items grew by ${page.total_items - previous} before page ${page.page}, ` +
-          `more than the ${REMEMBERED_IDS} ids a walk remembers; an item pushed that far down may be yielded twice`,
-      );
-    }
   }
 
   /**
@@ -114,56 +124,35 @@ export class ItemWalk {
    */
   accepts(item: unknown): boolean {
     const id = stringField(item, 'id');
-    if (id !== undefined) {
-      const seen = this.#recent.has(id);
-      this.#recent.see(id);
-      if (seen) {
-        this.#repeatsOnPage++;
-        this.#repeats++;
-        return false;
-      }
-    }
+    if (!this.#note(id ?? fingerprint(item)) && id !== undefined) return false;
     if (this.#context.order === 'newest-first') this.#checkOrder(item, id);
     return true;
   }
 
+  /** For a walk over pages rather than items: notes a page's items, then {@link endPage}. */
+  survey(page: WalkedPage): void {
+    for (const item of page.data) this.#note(stringField(item, 'id') ?? fingerprint(item));
+    this.endPage(page);
+  }
+
   /**
-   * Call after the page's items. Throws `LunasError` when the walk would go
-   * on without progress, after a full page of nothing but repeats:
-   * - when the walk has met more repeats than `total_items` grew since its
-   *   first page. Each item created at the head pushes the rest down by one
-   *   place, which can bring back at most one item already read; repeats
-   *   beyond that growth mean the service is sending pages already read;
-   * - when more items in a row were repeats than the walk remembers ids: the
-   *   list grows as fast as the walk reads it.
+   * Call after the page's items. Throws `LunasError` once full pages in a row
+   * that held nothing new span more than {@link REMEMBERED_IDS} places.
    */
   endPage(page: WalkedPage): void {
     // Set after the first page, so that page's own items are all checked.
     if (this.#context.order === 'newest-first' && this.#horizon === undefined) this.#horizon = newestTime(page.data);
-    this.#previousTotal = page.total_items;
-    const count = page.data.length;
-    if (!page.hasNextPage() || this.#repeatsOnPage < count) {
-      this.#repeatRun = 0;
-      return;
-    }
-    const { label } = this.#context;
-    const growth = page.total_items - this.#firstTotal!;
-    if (this.#repeats > growth) {
-      throw new LunasError(
-        `${label}: page ${page.page} held only items this walk had already yielded (${count} of ${count}), ` +
-          `and the walk has met ${this.#repeats} such repeats while total_items grew by ${Math.max(growth, 0)} ` +
-          `(now ${page.total_items}): more than new items could have pushed down. The service is sending pages ` +
-          `already read instead of page ${page.page}; the walk stopped rather than loop.`,
-      );
-    }
-    this.#repeatRun += count;
-    if (this.#repeatRun > REMEMBERED_IDS) {
-      throw new LunasError(
-        `${label}: ${this.#repeatRun} items in a row, up to page ${page.page}, were ones this walk had already ` +
-          `yielded, while total_items kept growing (now ${page.total_items}): new items push the list down as ` +
-          `fast as the walk reads it. The walk stopped rather than loop; walk again later.`,
-      );
-    }
+    const stale = this.#fresh || !page.hasNextPage() ? 0 : this.#stale + page.page_size;
+    this.#fresh = false;
+    this.#stale = stale;
+    if (stale <= REMEMBERED_IDS) return;
+    throw new LunasError(
+      `${this.#context.label}: the pages up to ${page.page} held nothing new for ${stale} places in a row, more ` +
+        `than the ${REMEMBERED_IDS} items a walk remembers. Either the service is sending pages already read ` +
+        `instead of those asked for, or new items push the list down as fast as the walk reads it. The walk ` +
+        `stopped rather than loop; walk again later (pagesize 100 outruns a busy list), and report it to the ` +
+        `service if it persists.`,
+    );
   }
 
   /** Call when the walk ends, however it ends. */
@@ -175,6 +164,14 @@ export class ItemWalk {
           `they were yielded, without a line each`,
       );
     }
+  }
+
+  /** Remembers `key`; true when it was not remembered already (the page brings something new). */
+  #note(key: string): boolean {
+    const known = this.#recent.has(key);
+    this.#recent.see(key);
+    if (!known) this.#fresh = true;
+    return !known;
   }
 
   /**
@@ -216,6 +213,31 @@ function newestTime(items: readonly unknown[]): number | undefined {
     if (!Number.isNaN(time) && (newest === undefined || time > newest)) newest = time;
   }
   return newest;
+}
+
+/**
+ * What recognises an item without an id: its JSON, hashed (two 32-bit FNV-1a
+ * lanes; the platform has no synchronous hash) so that memory stays bounded
+ * whatever the items hold. The NUL prefix keeps it apart from any real id.
+ * Items JSON cannot render (nested too deep) share one key, so that a service
+ * repeating them still ends.
+ */
+function fingerprint(item: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(item);
+  } catch {
+    // A RangeError for depth; such items are told apart by nothing.
+  }
+  text ??= '';
+  let a = 0x811c9dc5;
+  let b = 0x2f0b3c1d;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+  }
+  return `\0${a}:${b}:${text.length}`;
 }
 
 function stringField(item: unknown, name: 'id' | 'created_at'): string | undefined {

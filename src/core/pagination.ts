@@ -55,7 +55,11 @@ export class Page<T> implements AsyncIterable<T> {
   readonly page: number;
   /** The page size the service applied (it caps `pagesize` at 100). */
   readonly page_size: number;
-  /** The number of items across all pages when this page was read. */
+  /**
+   * The number of items across all pages, as the service counted them when
+   * this page was read: information only. A walk never relies on it, so a
+   * wrong count (stale, 0, too large) neither stops nor fails one.
+   */
   readonly total_items: number;
   readonly #source: PageSource<T>;
 
@@ -87,22 +91,28 @@ export class Page<T> implements AsyncIterable<T> {
   /**
    * Yields this page and each following one. While the caller works on a
    * page, the next is already being fetched (one page ahead at most); leaving
-   * the loop early cancels that request.
+   * the loop early cancels that request. Pages come as the service sent them;
+   * a service that keeps sending pages already read ends the walk with a
+   * `LunasError`, as `for await` over items does.
    */
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     // A generator method would keep `this`, the first page, alive for the
     // whole walk; the static walker lets each page go once it is passed.
-    return Page.walk(this);
+    const walk = new ItemWalk(this.#source);
+    return Page.walk(this, undefined, (page) => walk.survey(page));
   }
 
   /**
    * @internal The walk behind {@link iterPages}. `lookAhead` says, for the
    * page about to be yielded, whether to fetch the next one while the caller
    * works on it; when it says no, the next page is fetched only if asked for.
+   * `passed`, called once the caller is done with a page, may end the walk by
+   * throwing.
    */
   static async *walk<T>(
     current: Page<T>,
     lookAhead?: (page: Page<T>) => boolean,
+    passed?: (page: Page<T>) => void,
   ): AsyncGenerator<Page<T>, void, undefined> {
     // No default value for lookAhead: a generator with one keeps its first argument (page 1) alive.
     let ahead: AbortController | undefined;
@@ -117,6 +127,7 @@ export class Page<T> implements AsyncIterable<T> {
           next.catch(() => undefined);
         }
         yield current;
+        passed?.(current);
         if (!current.hasNextPage()) return;
         current = await (next ?? current.#source.fetch(current.page + 1));
         ahead = undefined;
@@ -129,7 +140,8 @@ export class Page<T> implements AsyncIterable<T> {
   /**
    * Yields every item from this page onward, never one twice: items created
    * during the walk push older ones onto later pages, and those the walk has
-   * already yielded are skipped (recognised by `id`).
+   * already yielded are skipped (recognised by `id`). A service that keeps
+   * sending pages already read ends the walk with a `LunasError`.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return itemsFrom(this);
@@ -152,7 +164,6 @@ async function* itemsFrom<T>(
   start = undefined;
   try {
     for await (const page of pages) {
-      walk.startPage(page);
       for (const item of page.data) if (walk.accepts(item)) yield item;
       walk.endPage(page);
     }

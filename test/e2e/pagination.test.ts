@@ -324,23 +324,83 @@ describe('payouts, whose order and fields the service does not document', () => 
   });
 });
 
-describe('a service that makes no progress (scripted with status-200 faults)', () => {
-  it('the same page again whatever page is asked for: the walk ends with a LunasError', async () => {
-    const payouts = Array.from({ length: 6 }, (_, i) => ({ id: `po_${i}`, amount: '1.00' }));
+/** `count` payouts with ids `${prefix}0`, `${prefix}1`, ..., newest first. */
+const makePayouts = (count: number, prefix = 'po_') =>
+  Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, amount: `${i + 1}.00` }));
+
+/** Scripts the sandbox's next answers to `GET /v1/payouts`, one envelope per request, in order. */
+function scriptPayouts(sandbox: Sandbox, pages: { data: unknown[]; page: number; page_size: number; total: number }[]) {
+  for (const { data, page, page_size, total } of pages) {
+    const body = { status: 'success', data, page, page_size, total_items: total };
+    sandbox.inject({ kind: 'status', status: 200, method: 'GET', path: '/v1/payouts', body });
+  }
+}
+
+describe('total_items is information, never a rule of the walk (scripted with status-200 faults)', () => {
+  it('a cached count lagging by 6: for await yields every payout, and list({ page: 6 }) returns the page', async () => {
+    const payouts = makePayouts(36);
     const { sandbox, client } = await start({ payouts });
-    const first = await client.payouts.list({ pagesize: 3 });
-    // From now on every page request gets page 1's items, numbered as page 2.
-    const again = { status: 'success', data: first.data, page: 2, page_size: 3, total_items: 6 };
-    sandbox.inject({ kind: 'status', status: 200, method: 'GET', path: '/v1/payouts', body: again, times: Infinity });
-    const { yielded, error } = await walkAll(first);
-    expect(yielded.map((payout) => payout.id)).toEqual(['po_0', 'po_1', 'po_2']);
+    const lagging = (page: number) => ({ data: payouts.slice(6 * page - 6, 6 * page), page, page_size: 6, total: 30 });
+    scriptPayouts(sandbox, [1, 2, 3, 4, 5, 6, 7].map(lagging));
+    const { yielded, error } = await walkAll(client.payouts.list({ pagesize: 6 }));
+    expect(error).toBeUndefined();
+    expect(yielded.map((payout) => payout.id)).toEqual(payouts.map((payout) => payout.id));
+
+    scriptPayouts(sandbox, [lagging(6)]);
+    const sixth = await client.payouts.list({ page: 6, pagesize: 6 });
+    expect(sixth.data.map((payout) => payout.id)).toEqual(payouts.slice(30).map((payout) => payout.id));
+    expect(sixth.total_items).toBe(30);
+  });
+
+  it('two payouts created and two deleted between pages (net zero): every payout still there once', async () => {
+    const payouts = makePayouts(6);
+    const { sandbox, client } = await start({ payouts });
+    const after = [{ id: 'po_new_1' }, { id: 'po_new_0' }, ...payouts.filter((_, i) => i !== 2 && i !== 3)];
+    scriptPayouts(sandbox, [
+      { data: payouts.slice(0, 2), page: 1, page_size: 2, total: 6 },
+      { data: after.slice(2, 4), page: 2, page_size: 2, total: 6 },
+      { data: after.slice(4, 6), page: 3, page_size: 2, total: 6 },
+      { data: [], page: 4, page_size: 2, total: 6 },
+    ]);
+    const { yielded, error } = await walkAll(client.payouts.list({ pagesize: 2 }));
+    expect(error).toBeUndefined();
+    expect(yielded.map((payout) => payout.id)).toEqual(['po_0', 'po_1', 'po_4', 'po_5']);
+  });
+
+  it('pages holding more payouts than page_size, overlapping the next: every payout once', async () => {
+    const payouts = makePayouts(9);
+    const { sandbox, client } = await start({ payouts });
+    const overlapping = (page: number) => ({
+      data: payouts.slice(3 * page - 3, 3 * page + 3),
+      page,
+      page_size: 3,
+      total: 9,
+    });
+    scriptPayouts(sandbox, [1, 2, 3, 4].map(overlapping));
+    const { yielded, error } = await walkAll(client.payouts.list({ pagesize: 3 }));
+    expect(error).toBeUndefined();
+    expect(yielded.map((payout) => payout.id)).toEqual(payouts.map((payout) => payout.id));
+  });
+});
+
+describe('a service that makes no progress (scripted with status-200 faults)', () => {
+  it('page 1 again whatever page is asked for: the walk ends with a LunasError after 10,000 places', async () => {
+    const payouts = makePayouts(100);
+    const { sandbox, client } = await start({ payouts });
+    // Every page from 2 on holds page 1's payouts, numbered as asked; total_items even grows by a page.
+    scriptPayouts(
+      sandbox,
+      Array.from({ length: 103 }, (_, i) => ({ data: payouts, page: i + 1, page_size: 100, total: 100 * (i + 1) })),
+    );
+    const { yielded, error } = await walkAll(client.payouts.list({ pagesize: 100 }));
+    expect(yielded.map((payout) => payout.id)).toEqual(payouts.map((payout) => payout.id));
     expect(error).toBeInstanceOf(LunasError);
     expect(error).not.toBeInstanceOf(ResponseValidationError);
     const stuck = error as LunasError;
-    expect(stuck.message).toContain('GET /v1/payouts: page 2 held only items this walk had already yielded (3 of 3)');
-    expect(stuck.message).toContain('the walk stopped rather than loop');
-    // Pages 1 and 2, and at most the look-ahead for page 3.
-    expect(sandbox.requests.length).toBeLessThanOrEqual(3);
+    expect(stuck.message).toContain('GET /v1/payouts: the pages up to 102 held nothing new for 10100 places in a row');
+    expect(stuck.message).toContain('The walk stopped rather than loop');
+    // Pages 1 to 102, and at most the look-ahead for page 103.
+    expect(sandbox.requests.length).toBeLessThanOrEqual(103);
   });
 
   it('another page than the one asked for: ResponseValidationError at page', async () => {

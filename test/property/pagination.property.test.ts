@@ -1,22 +1,34 @@
 /**
  * The pagination walker against a model of the service, property-based: a
- * newest-first list of random length, random page sizes, and items created
- * at the head of the list while the walk goes on (before any page request
- * but the first). `for await` must yield every item that existed when the
- * walk began exactly once, never any item twice, and stop at the first page
- * shorter than its page_size, with no request after it.
+ * newest-first list of random length, random page sizes, and between page
+ * requests random interleavings of items created at the head and deleted
+ * anywhere, pages that hold more items than their page_size, and a
+ * `total_items` that is right, 0, stale, lagging, too large or different on
+ * every page. A walk relies on the pages alone, so on a list that makes
+ * progress `for await`:
  *
- * - With or without `created_at`, up to three pages of new items between two
- *   requests (far below the 10,000 ids a walk remembers).
- * - With `created_at` consistent with the order: no warning is logged.
- * - With `created_at` out of step with the order (clock skew): still every
- *   item once, and each warning names an item that did come after an older one.
- * - A hostile service (the same items whatever the page, `total_items`
- *   standing still or creeping up): the walk ends with a `LunasError`.
+ * - yields every item of every page it reads, unless it yielded it already,
+ *   and never an item twice (items without an id are never skipped);
+ * - with creations only, yields every item present at the start exactly once
+ *   (deletions can move an unread item onto a page already read: no client
+ *   can see that);
+ * - requests pages 1, 2, ... in turn and stops at the first page shorter than
+ *   its page_size, with no request after it, so it never ends while the
+ *   service would still return unseen items, and never fails.
+ *
+ * With created_at consistent with the order no warning is logged; out of step
+ * (clock skew), each warning names an item that did come after an older one.
+ *
+ * A service that makes no progress (resending one page or cycling through a
+ * few, with or without ids, whatever its total_items) ends the walk with a
+ * `LunasError` within the bound item-walk.ts documents: more than 10,000
+ * places in a row with nothing new. A list growing by exactly a page before
+ * each request ends the walk exactly when that span passes 10,000.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LunasError } from '../../src/index.js';
+import { REMEMBERED_IDS } from '../../src/core/item-walk.js';
+import { LunasError, ResponseValidationError } from '../../src/index.js';
 import { chargeData, transferData, wireClient, type WireRequest } from '../helpers/wire.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 80);
@@ -30,6 +42,14 @@ interface Scenario {
   pagesize: number | undefined;
   /** Items created at the head before request i + 1 (the first request sees none). */
   created: number[];
+  /** Items deleted before request i + 1, after that request's creations: each a place in the list, as a fraction. */
+  deleted: number[][];
+  /** Items each page holds beyond its page_size (overlapping the next page). */
+  extra: number;
+  /** Payouts and payment methods: whether items carry an id. */
+  withIds: boolean;
+  /** What total_items says. */
+  counts: Counts;
   timestamps: boolean;
   /** Consecutive items sharing one created_at. */
   tie: number;
@@ -39,6 +59,28 @@ interface Scenario {
   seed: number;
 }
 
+/** How wrong the service's total_items is. */
+type Counts = 'right' | 'zero' | 'stale' | 'lagging' | 'too large' | 'changing';
+const COUNTS: Counts[] = ['right', 'zero', 'stale', 'lagging', 'too large', 'changing'];
+
+/** What a service with `length` items says total_items is, on its request `index` (0-based). */
+function count(counts: Counts, length: number, first: number, index: number, seed: number): number {
+  switch (counts) {
+    case 'right':
+      return length;
+    case 'zero':
+      return 0;
+    case 'stale':
+      return first;
+    case 'lagging':
+      return length - 6;
+    case 'too large':
+      return length + 1_000;
+    case 'changing':
+      return Math.abs(offset(index, seed, 2 * length + 5));
+  }
+}
+
 /** A pseudo-random offset in [-range, range] for item `sequence`, fixed by `seed`. */
 function offset(sequence: number, seed: number, range: number): number {
   if (range === 0) return 0;
@@ -46,11 +88,13 @@ function offset(sequence: number, seed: number, range: number): number {
   return (Math.abs(mixed) % (2 * range + 1)) - range;
 }
 
-/** The service: a newest-first list, paged by the spec's rules, growing at the head as told. */
+/** The service: a newest-first list, paged by the spec's rules, changed as told before each request. */
 class ServiceModel {
   /** Oldest first; the list is served reversed. */
-  readonly items: Record<string, unknown>[] = [];
-  readonly served: { page: number; size: number; count: number }[] = [];
+  items: Record<string, unknown>[] = [];
+  readonly served: { page: number; size: number; data: Record<string, unknown>[] }[] = [];
+  /** The newest-first list as the last request saw it. */
+  last: Record<string, unknown>[] = [];
   #sequence = 0;
 
   constructor(readonly scenario: Scenario) {
@@ -58,7 +102,7 @@ class ServiceModel {
   }
 
   #create(count: number): void {
-    const { endpoint, tie, skewMs, seed } = this.scenario;
+    const { endpoint, tie, skewMs, seed, withIds } = this.scenario;
     for (let i = 0; i < count; i++) {
       const sequence = this.#sequence++;
       const id = `it_${String(sequence).padStart(5, '0')}`;
@@ -69,7 +113,9 @@ class ServiceModel {
           ? chargeData({ id, created_at: createdAt, updated_at: createdAt })
           : endpoint === 'transfers'
             ? transferData({ id, created_at: createdAt, updated_at: createdAt })
-            : { id, n: sequence };
+            : withIds
+              ? { id, n: sequence }
+              : { n: sequence };
       if ((endpoint === 'payouts' || endpoint === 'paymentMethods') && this.scenario.timestamps) {
         base.created_at = createdAt;
       }
@@ -77,22 +123,36 @@ class ServiceModel {
     }
   }
 
+  #delete(places: readonly number[]): void {
+    for (const place of places) {
+      if (this.items.length === 0) return;
+      this.items.splice(Math.min(this.items.length - 1, Math.floor(place * this.items.length)), 1);
+    }
+  }
+
   answer(request: WireRequest): Response {
-    const fetchIndex = this.served.length;
-    if (fetchIndex > 0) this.#create(this.scenario.created[fetchIndex - 1] ?? 0);
+    const index = this.served.length;
+    if (index > 0) {
+      this.#create(this.scenario.created[index - 1] ?? 0);
+      this.#delete(this.scenario.deleted[index - 1] ?? []);
+    }
     const rawPage = Number(request.url.searchParams.get('page') ?? '1');
     const rawSize = Number(request.url.searchParams.get('pagesize') ?? '10');
     const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
     const size = Math.min(Number.isInteger(rawSize) && rawSize >= 1 ? rawSize : 10, 100);
     const newestFirst = this.items.slice().reverse();
-    const data = newestFirst.slice((page - 1) * size, page * size);
-    this.served.push({ page, size, count: data.length });
-    return Response.json({ status: 'success', data, page, page_size: size, total_items: newestFirst.length });
+    this.last = newestFirst;
+    const data = newestFirst.slice((page - 1) * size, page * size + this.scenario.extra);
+    this.served.push({ page, size, data });
+    const { counts, total, seed } = this.scenario;
+    const total_items = count(counts, newestFirst.length, total, index, seed);
+    return Response.json({ status: 'success', data, page, page_size: size, total_items });
   }
 }
 
-function scenario(kind: 'no timestamps' | 'consistent' | 'skewed'): fc.Arbitrary<Scenario> {
+function scenario(kind: 'no timestamps' | 'consistent' | 'skewed', changes = true): fc.Arbitrary<Scenario> {
   const timestamps = kind !== 'no timestamps';
+  const fraction = fc.double({ min: 0, max: 1, noNaN: true });
   return fc
     .record({
       endpoint:
@@ -109,8 +169,14 @@ function scenario(kind: 'no timestamps' | 'consistent' | 'skewed'): fc.Arbitrary
       tie: timestamps ? fc.constantFrom(1, 1, 2, 3, 7) : fc.constant(1),
       skewMs: kind === 'skewed' ? fc.integer({ min: 1, max: 5_000 }) : fc.constant(0),
       seed: fc.integer(),
-      shift: fc.double({ min: 0, max: 1, noNaN: true }),
-      created: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+      shift: fraction,
+      created: changes ? fc.array(fraction, { maxLength: 12 }) : fc.constant<number[]>([]),
+      deleted: changes
+        ? fc.oneof(fc.constant<number[][]>([]), fc.array(fc.array(fraction, { maxLength: 6 }), { maxLength: 12 }))
+        : fc.constant<number[][]>([]),
+      extra: changes ? fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 })) : fc.constant(0),
+      withIds: kind === 'no timestamps' && changes ? fc.boolean() : fc.constant(true),
+      counts: fc.constantFrom(...COUNTS),
     })
     .map(({ shift, created, ...rest }) => {
       const size = rest.pagesize ?? 10;
@@ -139,25 +205,38 @@ async function walk(model: ServiceModel): Promise<Walked> {
   return { yielded, requests: sent, warnings };
 }
 
-function checkWalk(model: ServiceModel, { yielded: items, requests }: Walked): void {
-  const yielded = items.map((item) => String(item.id));
-  const originals = Array.from({ length: model.scenario.total }, (_, i) => `it_${String(i).padStart(5, '0')}`);
-  // Never twice; every original exactly once.
-  expect(new Set(yielded).size).toBe(yielded.length);
-  const yieldedOriginals = yielded.filter((id) => Number(id.slice(3)) < model.scenario.total);
-  expect(yieldedOriginals.sort()).toEqual(originals);
-  // Pages 1, 2, ... in turn; every page but the last full; the last one short; nothing after it.
+/** What the walk must have done on a list that makes progress (it returned: it did not fail). */
+function checkWalk(model: ServiceModel, { yielded, requests }: Walked): void {
+  const { scenario, served } = model;
+  const key = (item: Record<string, unknown>) => (scenario.withIds ? String(item.id) : JSON.stringify(item));
+  const read = served.flatMap((page) => page.data.map(key));
+  if (scenario.withIds) {
+    // Every item of every page read, unless already yielded; never twice; in the order read.
+    expect(yielded.map(key)).toEqual([...new Set(read)]);
+  } else {
+    // Without ids nothing is recognised, so nothing is skipped: the pages as sent.
+    expect(yielded.map(key)).toEqual(read);
+  }
+  if (scenario.deleted.every((places) => places.length === 0) && scenario.withIds) {
+    // With creations only, every item present at the start exactly once.
+    const originals = Array.from({ length: scenario.total }, (_, i) => `it_${String(i).padStart(5, '0')}`);
+    const yieldedOriginals = yielded.map(key).filter((id) => Number(id.slice(3)) < scenario.total);
+    expect(yieldedOriginals.sort()).toEqual(originals);
+  }
+  // Pages 1, 2, ... in turn; every page but the last at least full; the last one short; nothing after it.
   expect(requests.map((request) => request.url.searchParams.get('page'))).toEqual(
     requests.map((_, index) => String(index + 1)),
   );
-  expect(model.served).toHaveLength(requests.length);
-  const last = model.served[model.served.length - 1]!;
-  expect(last.count).toBeLessThan(last.size);
-  for (const page of model.served.slice(0, -1)) expect(page.count).toBe(page.size);
+  expect(served).toHaveLength(requests.length);
+  const last = served[served.length - 1]!;
+  expect(last.data.length).toBeLessThan(last.size);
+  for (const page of served.slice(0, -1)) expect(page.data.length).toBeGreaterThanOrEqual(page.size);
+  // It ended with nothing left to read: the service held no item past its last page.
+  expect(model.last.length).toBeLessThanOrEqual((last.page - 1) * last.size + last.data.length);
 }
 
-describe('walking a list while items are created at its head', () => {
-  it('without created_at, up to three pages of new items per request: every original item once, and a correct stop', async () => {
+describe('walking a list while items are created and deleted, whatever total_items says', () => {
+  it('without created_at, with or without ids, up to three pages of new items per request, deletions and long pages: nothing lost, nothing twice, a correct stop', async () => {
     await fc.assert(
       fc.asyncProperty(scenario('no timestamps'), async (generated) => {
         const model = new ServiceModel(generated);
@@ -206,62 +285,118 @@ describe('walking a list while items are created at its head', () => {
 
   it('with a list that does not change, yields the items in order and makes exactly the requests needed', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        scenario('no timestamps').map((generated) => ({ ...generated, created: [] })),
-        async (generated) => {
-          const model = new ServiceModel(generated);
-          const { yielded, requests } = await walk(model);
-          const expected = Array.from(
-            { length: generated.total },
-            (_, i) => `it_${String(generated.total - 1 - i).padStart(5, '0')}`,
-          );
-          expect(yielded.map((item) => item.id)).toEqual(expected);
-          const size = generated.pagesize ?? 10;
-          expect(requests).toHaveLength(Math.floor(generated.total / size) + 1);
-        },
-      ),
+      fc.asyncProperty(scenario('no timestamps', false), async (generated) => {
+        const model = new ServiceModel(generated);
+        const { yielded, requests } = await walk(model);
+        const expected = Array.from(
+          { length: generated.total },
+          (_, i) => `it_${String(generated.total - 1 - i).padStart(5, '0')}`,
+        );
+        expect(yielded.map((item) => item.id)).toEqual(expected);
+        const size = generated.pagesize ?? 10;
+        expect(requests).toHaveLength(Math.floor(generated.total / size) + 1);
+      }),
       { numRuns: RUNS },
     );
   });
 });
 
 describe('a service that makes no progress', () => {
-  it('same items whatever the page, total_items still or creeping up: the walk ends with a LunasError', async () => {
+  it('resending one page or cycling through a few, with or without ids, whatever total_items says: a LunasError within the bound', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          pagesize: fc.integer({ min: 1, max: 20 }),
-          /** Distinct items the service draws every page from. */
-          pool: fc.integer({ min: 1, max: 30 }),
+          pagesize: fc.integer({ min: 25, max: 100 }),
+          /** Pages answered honestly first. */
+          honest: fc.integer({ min: 0, max: 3 }),
+          /** How many pages the service then cycles through (1: one page again and again). */
+          cycle: fc.integer({ min: 1, max: 4 }),
           withIds: fc.boolean(),
-          startTotal: fc.integer({ min: 0, max: 200 }),
-          /** total_items growth per request, as a fraction of half a page. */
-          growth: fc.double({ min: 0, max: 1, noNaN: true }),
+          counts: fc.constantFrom(...COUNTS),
           seed: fc.integer(),
         }),
-        async ({ pagesize, pool, withIds, startTotal, growth, seed }) => {
-          const perRequest = Math.floor((growth * pagesize) / 2);
+        async ({ pagesize, honest, cycle, withIds, counts, seed }) => {
+          const window = (page: number) =>
+            Array.from({ length: pagesize }, (_, slot) => {
+              const n = (page - 1) * pagesize + slot;
+              return withIds ? { id: `p_${n}`, n } : { n };
+            });
+          const fresh = honest + cycle;
           const respond = (request: WireRequest, index: number) => {
             const page = Number(request.url.searchParams.get('page'));
-            const data = Array.from({ length: pagesize }, (_, slot) => {
-              const pick = Math.abs(offset(index * 100 + slot, seed, pool)) % pool;
-              return withIds ? { id: `p_${pick}` } : { n: pick };
-            });
-            const total = startTotal + perRequest * index;
-            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items: total });
+            // A cap so that a broken walk fails the property instead of hanging it.
+            const from = page <= fresh ? page : honest + 1 + ((page - honest - 1) % cycle);
+            const data = index > 5_000 ? [] : window(from);
+            const total_items = count(counts, fresh * pagesize, fresh * pagesize, index, seed);
+            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
           };
           const { client, sent } = wireClient(respond);
+          const yielded: Record<string, unknown>[] = [];
           let error: unknown;
           try {
-            for await (const _ of client.payouts.list({ pagesize })) if (sent.length > 5_000) break;
+            for await (const item of client.payouts.list({ pagesize })) yielded.push(item);
           } catch (e) {
             error = e;
           }
+          // Fresh pages, then stale ones until they span more than the ids a walk remembers.
+          const endPage = fresh + Math.floor(REMEMBERED_IDS / pagesize) + 1;
           expect(error).toBeInstanceOf(LunasError);
-          expect(sent.length).toBeLessThan(5_000);
+          expect(error).not.toBeInstanceOf(ResponseValidationError);
+          expect((error as Error).message).toContain(`: the pages up to ${endPage} held nothing new for `);
+          // The pages read, and at most the look-ahead (aborted).
+          expect(sent.length).toBeLessThanOrEqual(endPage + 1);
+          const distinct = Array.from({ length: fresh }, (_, i) => window(i + 1)).flat();
+          if (withIds) expect(yielded).toEqual(distinct);
+          else expect(yielded.slice(0, distinct.length)).toEqual(distinct);
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: Math.ceil(RUNS / 5) },
+    );
+  });
+
+  it('a list growing by exactly a page before each of its first requests: the walk ends exactly when that spans more than 10,000 places', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          pagesize: fc.integer({ min: 50, max: 100 }),
+          /** How many requests a page of new items precedes, around the bound. */
+          bursts: fc.integer({ min: 90, max: 210 }),
+          original: fc.integer({ min: 1, max: 150 }),
+          counts: fc.constantFrom(...COUNTS),
+        }),
+        async ({ pagesize, bursts, original, counts }) => {
+          const items = Array.from({ length: original }, (_, i) => ({ id: `old_${i}` }));
+          let list = items.slice();
+          let created = 0;
+          const respond = (request: WireRequest, index: number) => {
+            if (index > 1 && index - 1 <= bursts) {
+              list = [...Array.from({ length: pagesize }, () => ({ id: `new_${created++}` })), ...list];
+            }
+            const page = Number(request.url.searchParams.get('page'));
+            const data = list.slice((page - 1) * pagesize, page * pagesize);
+            const total_items = count(counts, list.length, original, index, page);
+            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
+          };
+          const { client } = wireClient(respond);
+          const yielded: string[] = [];
+          let error: unknown;
+          try {
+            for await (const item of client.payouts.list({ pagesize })) yielded.push(String(item.id));
+          } catch (e) {
+            error = e;
+          }
+          // A full first page is read once, then each burst brings it back whole: `bursts` stale pages.
+          const stale = original >= pagesize ? bursts * pagesize : 0;
+          if (stale > REMEMBERED_IDS) {
+            expect(error).toBeInstanceOf(LunasError);
+          } else {
+            expect(error).toBeUndefined();
+            expect(new Set(yielded).size).toBe(yielded.length);
+            expect(yielded.filter((id) => id.startsWith('old_'))).toEqual(items.map((item) => item.id));
+          }
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 8) },
     );
   });
 });
