@@ -178,14 +178,15 @@ function readEvent(body: unknown): LunasEvent {
   if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
     try {
       // Fatal: replacing bad bytes in silence could turn one charge id into another.
-      value = new TextDecoder('utf-8', { fatal: true }).decode(body);
+      // A BOM is kept for the text's own check below, so bytes and text agree.
+      value = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
     } catch {
       throw invalidBody(`the body is not UTF-8 text; ${AS_RECEIVED}`);
     }
   }
   if (typeof value === 'string') {
     try {
-      // A BOM (which TextDecoder drops from bytes) is allowed before JSON text.
+      // One BOM is allowed before JSON text.
       value = JSON.parse(value.replace(/^\uFEFF/, ''));
     } catch {
       throw invalidBody(`the body is not JSON; ${AS_RECEIVED}`);

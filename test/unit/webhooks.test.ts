@@ -110,6 +110,10 @@ describe('parseEvent', () => {
     const text = `\uFEFF${JSON.stringify(slim())}`;
     expect(parseEvent(text)).toEqual(slim());
     expect(parseEvent(Buffer.from(text))).toEqual(slim());
+    // One only, in bytes as in text: the decoder must not drop one before the text check drops another.
+    for (const body of [`\uFEFF${text}`, Buffer.from(`\uFEFF${text}`)]) {
+      expect(() => parseEvent(body)).toThrow('Invalid webhook event at the top level: the body is not JSON');
+    }
   });
 
   it('a parsed object without a prototype (some JSON parsers make those) is accepted', () => {
