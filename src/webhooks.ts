@@ -23,9 +23,13 @@ export const CHARGE_EVENT_TYPES = [
 /** One of the documented charge event types. */
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
-// Built on first use, so an application that never parses events does not
-// pay for these schemas at start-up. Exported for the type tests, which tie
-// ChargeEvent, ChargeEventData and UnknownEvent to them.
+/**
+ * The event schemas, built on first use so that an application that never
+ * parses events does not pay for them at start-up.
+ *
+ * @internal Exported for the type tests, which tie ChargeEvent,
+ * ChargeEventData and UnknownEvent to them.
+ */
 export function buildEventSchemas() {
   // Optional and unchecked: the service shows no payload, so a field the
   // contract does not require never refuses an event, and its type claims
