@@ -58,12 +58,14 @@ export { VERSION } from './version.js';
 export {
   CHARGE_EVENT_TYPES,
   type ChargeEvent,
+  type ChargeEventData,
   type ChargeEventType,
   EventValidationError,
   isChargeEvent,
   type LunasEvent,
   parseEvent,
   type UnknownEvent,
+  type WebhookBody,
   type WebhookConfirmation,
   Webhooks,
 } from './webhooks.js';

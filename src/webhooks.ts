@@ -1,15 +1,16 @@
 /**
- * Webhook events. The service names the events but shows neither their
- * payload nor a signature scheme; lunas reads the shape its sandbox sends
- * (`{ id, type, created_at, data }`) and stays tolerant of additions.
- * Nothing here proves an event came from the service: before acting on one,
- * retrieve the charge by `data.id` and trust what the API says.
+ * Webhook events. The service names four charge events but shows neither
+ * their payload nor a signature scheme, so lunas requires only what the
+ * contract promises (a JSON object with a string `type`; `data.id` for a
+ * charge event) and keeps everything else as it came. Nothing here proves an
+ * event came from the service: `confirm` reads the charge back by `data.id`.
  */
 import { describeValue } from './core/describe-value.js';
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
+import { hasLoneSurrogate } from './core/path.js';
 import type { RequestOptions } from './core/request-options.js';
-import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
-import { type Charge, type Charges, chargeSchema } from './resources/charges.js';
+import { dottedPath, looseObject, z } from './core/schema.js';
+import type { Charge, Charges } from './resources/charges.js';
 
 /** The event types the service documents. */
 export const CHARGE_EVENT_TYPES = [
@@ -22,44 +23,59 @@ export const CHARGE_EVENT_TYPES = [
 /** One of the documented charge event types. */
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
-// Built on first use, so an application that never parses events does not
-// pay for these schemas in its bundle or at start-up. Exported for the type
-// tests, which tie ChargeEvent and UnknownEvent to them.
+/**
+ * The event schemas, built on first use so that an application that never
+ * parses events does not pay for them at start-up.
+ *
+ * @internal Exported for the type tests, which tie ChargeEvent,
+ * ChargeEventData and UnknownEvent to them.
+ */
 export function buildEventSchemas() {
-  const eventFields = {
-    /** Unique id of the event. */
-    id: z.string(),
-    /** When the event happened (ISO 8601). */
-    created_at: z.string(),
-  };
+  // Optional and unchecked: the service shows no payload, so a field the
+  // contract does not require never refuses an event, and its type claims
+  // nothing that was not checked.
+  const hints = { id: z.optional(z.unknown()), created_at: z.optional(z.unknown()) };
+  const data = looseObject({
+    // The same ids `charges.retrieve` refuses before sending: here they make
+    // the event itself invalid (answer 400), not the merchant's request.
+    id: z.string().check(
+      z.refine((id) => id !== '' && id !== '.' && id !== '..' && !hasLoneSurrogate(id), {
+        error: 'cannot name a charge',
+      }),
+    ),
+  });
   return {
-    charge: looseObject({
-      ...eventFields,
-      /** One of {@link CHARGE_EVENT_TYPES}. */
-      type: z.enum(CHARGE_EVENT_TYPES),
-      /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
-      data: chargeSchema,
-    }),
-    other: looseObject({ ...eventFields, type: z.string(), data: jsonObject }),
+    charge: looseObject({ ...hints, type: z.enum(CHARGE_EVENT_TYPES), data }),
+    other: looseObject({ ...hints, type: z.string(), data: z.optional(z.unknown()) }),
   };
 }
 
 let eventSchemas: ReturnType<typeof buildEventSchemas> | undefined;
 
 /**
- * A charge event; `data` is the charge as it stood when the event was sent.
- * The shape is the one the sandbox sends, since the service does not show one.
- * Fields added later are kept on the object, as on a {@link Charge}.
+ * What a charge event says about its charge: only `id` is promised. The
+ * rest (a `status`, an `amount`, ...) is kept on the object as the service
+ * sent it, unchecked, and is a hint at most: read it with `'status' in
+ * event.data`, and act on the charge `client.webhooks.confirm` reads back.
+ */
+export interface ChargeEventData {
+  /** The id of the charge the event is about: a non-empty string, never `.` or `..`. */
+  id: string;
+}
+
+/**
+ * A charge event: one of {@link CHARGE_EVENT_TYPES}, naming a charge by
+ * `data.id`. Every other field is kept as it came.
  */
 export interface ChargeEvent {
-  /** Unique id of the event. */
-  id: string;
   /** One of {@link CHARGE_EVENT_TYPES}. */
   type: ChargeEventType;
-  /** When the event happened (ISO 8601). */
-  created_at: string;
-  /** The charge as it stood when the event was sent; confirm with `client.charges.retrieve(data.id)`. */
-  data: Charge;
+  /** The charge the event is about; confirm it with `client.webhooks.confirm`. */
+  data: ChargeEventData;
+  /** The event's id, when the service sends one, as it came (unchecked: test `typeof event.id === 'string'`). */
+  id?: unknown;
+  /** When the event happened, when the service says, as it came (unchecked). */
+  created_at?: unknown;
 }
 
 /**
@@ -67,34 +83,57 @@ export interface ChargeEvent {
  * Use {@link isChargeEvent} to tell the two kinds of {@link LunasEvent} apart.
  */
 export interface UnknownEvent {
-  /** Unique id of the event. */
-  id: string;
   /** The event type, e.g. a future `transfer.created`. */
   type: string;
-  /** When the event happened (ISO 8601). */
-  created_at: string;
-  /** The event's object, unvalidated beyond being a JSON object. */
-  data: Record<string, unknown>;
+  /** The event's object, when there is one, as it came (unchecked). */
+  data?: unknown;
+  /** The event's id, when the service sends one, as it came (unchecked). */
+  id?: unknown;
+  /** When the event happened, when the service says, as it came (unchecked). */
+  created_at?: unknown;
 }
 
 /** Any event the service may send. */
 export type LunasEvent = ChargeEvent | UnknownEvent;
 
 /**
- * Whether an event is one of the documented charge events, whose `data` is a
- * validated charge (see `Charge`).
+ * A webhook body as received: its text, its bytes (`Uint8Array` or Node
+ * `Buffer`, `ArrayBuffer`, `DataView`), or the object `JSON.parse` made of it.
+ * A `Request`, `Response`, `Blob`, stream or form is not a body: pass
+ * `await request.text()`. Most of those do not compile here; all are refused
+ * at run time.
+ */
+export type WebhookBody =
+  | string
+  | ArrayBuffer
+  | ArrayBufferView
+  | { readonly [field: string]: unknown }
+  | (object & {
+      // Methods of a Request, Response or Blob, a web or Node stream, and a
+      // form: a value of a declared type that has one of them is not a body.
+      readonly arrayBuffer?: never;
+      readonly getReader?: never;
+      readonly pipe?: never;
+      readonly append?: never;
+    });
+
+/**
+ * Whether an event is one of the documented charge events, which name their
+ * charge by `data.id`. Act on the charge `client.webhooks.confirm` reads
+ * back, never on the event alone.
  *
  * @example
  * ```ts
  * const event = parseEvent(body);
- * if (isChargeEvent(event) && event.type === 'payment_charge.succeeded') fulfil(event.data.id);
+ * if (isChargeEvent(event)) log.info({ type: event.type, charge: event.data.id }, 'webhook received');
  * ```
  */
 export function isChargeEvent(event: LunasEvent): event is ChargeEvent {
-  return (CHARGE_EVENT_TYPES as readonly string[]).includes(event.type);
+  // `?.` because JavaScript callers may pass anything; a guard answers false rather than throw.
+  return (CHARGE_EVENT_TYPES as readonly unknown[]).includes((event as Partial<LunasEvent> | null)?.type);
 }
 
-/** A webhook body that is not a well-formed event. */
+/** A webhook body that is not a well-formed event: answer it with 400. */
 export class EventValidationError extends LunasError {
   /** Every mismatch found. */
   readonly issues: ResponseIssue[];
@@ -108,43 +147,79 @@ export class EventValidationError extends LunasError {
 }
 brandErrorClasses({ EventValidationError });
 
+const AS_RECEIVED = 'pass the raw request body (text or bytes) as received';
+
+/** An `EventValidationError` about the body as a whole. */
+function invalidBody(message: string): EventValidationError {
+  return new EventValidationError([{ path: '', message }]);
+}
+
 /**
- * Parses and validates a webhook body: the raw text (or bytes) as received,
- * or an already parsed object.
+ * Parses and validates a webhook body. It proves nothing about where the
+ * event came from: use it to log or route an event, and
+ * `client.webhooks.confirm` to act on one.
  *
  * @example
  * ```ts
- * app.post('/webhooks/lunas', express.text({ type: '*\/*' }), (req, res) => {
- *   const event = parseEvent(req.body);
- *   if (isChargeEvent(event) && event.type === 'payment_charge.succeeded') markPaid(event.data.id);
- *   res.sendStatus(204);
- * });
+ * const event = parseEvent(rawBody); // throws EventValidationError: answer 400
+ * log.info({ type: event.type, id: event.id }, 'webhook received'); // to act, confirm it
  * ```
- * @throws {EventValidationError} when the body is not JSON or not an event.
+ * @throws {EventValidationError} when the body is not an event: not UTF-8, not
+ * JSON, not an object with a string `type`, a charge event without a usable
+ * `data.id`, or not a body at all (a `Request`, a stream).
  */
-export function parseEvent(body: string | Uint8Array | object): LunasEvent {
-  let value: unknown = body;
-  if (typeof body === 'string' || body instanceof Uint8Array) {
-    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+export function parseEvent(body: WebhookBody): LunasEvent {
+  try {
+    return readEvent(body);
+  } catch (error) {
+    // A hostile object (a Proxy, a throwing getter) still gives the error to answer 400 with.
+    throw error instanceof EventValidationError ? error : invalidBody(`the body could not be read; ${AS_RECEIVED}`);
+  }
+}
+
+function readEvent(body: unknown): LunasEvent {
+  let value = body;
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
     try {
-      value = JSON.parse(text);
+      // Fatal: replacing bad bytes in silence could turn one charge id into another.
+      // A BOM is kept for the text's own check below, so bytes and text agree.
+      value = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
     } catch {
-      throw new EventValidationError([
-        { path: '', message: 'the body is not JSON; pass the raw request body (text or bytes) as received' },
-      ]);
+      throw invalidBody(`the body is not UTF-8 text; ${AS_RECEIVED}`);
     }
   }
-  const type = (value as { type?: unknown } | null)?.type;
-  const known = typeof type === 'string' && (CHARGE_EVENT_TYPES as readonly string[]).includes(type);
+  if (typeof value === 'string') {
+    try {
+      // One BOM is allowed before JSON text.
+      value = JSON.parse(value.replace(/^\uFEFF/, ''));
+    } catch {
+      throw invalidBody(`the body is not JSON; ${AS_RECEIVED}`);
+    }
+  } else if (typeof value === 'object' && value !== null && !Array.isArray(value) && !isPlainObject(value)) {
+    // JSON.parse makes plain objects only: this is a Request, a stream, a form...
+    const kind = (value.constructor as { name?: unknown } | undefined)?.name;
+    throw invalidBody(
+      `got ${typeof kind === 'string' && kind ? `an instance of ${kind}` : 'an object'}, not the body; ` +
+        'pass the body as received, e.g. await request.text()',
+    );
+  }
+  const type = (value as { type?: unknown } | null | undefined)?.type;
   eventSchemas ??= buildEventSchemas();
+  const schema = (CHARGE_EVENT_TYPES as readonly unknown[]).includes(type) ? eventSchemas.charge : eventSchemas.other;
   // `reportInput` keeps each bad value on its issue, so the message can say what came.
-  const result = (known ? eventSchemas.charge : eventSchemas.other).safeParse(value, { reportInput: true });
+  const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) {
     throw new EventValidationError(
       result.error.issues.map((issue) => ({ path: dottedPath(issue.path), message: describeIssue(issue) })),
     );
   }
-  return result.data as LunasEvent;
+  return result.data;
+}
+
+/** A plain object from any realm: its prototype is `null` or an `Object.prototype`. */
+function isPlainObject(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 /**
@@ -155,7 +230,7 @@ export type WebhookConfirmation =
   | {
       /** The event as received: a hint of what changed, not proof. */
       event: ChargeEvent;
-      /** The charge read back from the API: act on this, not on `event.data`. */
+      /** The charge read back from the API: act on this. */
       charge: Charge;
     }
   | {
@@ -182,39 +257,30 @@ export class Webhooks {
    * Parses a webhook body (as {@link parseEvent} does) and, for a charge
    * event, retrieves the charge it names. Act on `charge`: it is what the API
    * says now, whatever the event claimed. Rejects with `EventValidationError`
-   * for a body that is not an event, and as `charges.retrieve` does when the
-   * charge cannot be read (a `NotFoundError` means the event named a charge
-   * that does not exist: answer 4xx, do not act).
+   * (answer 400) for a body that is not an event, an id that cannot name a
+   * charge included, before sending anything; otherwise as `charges.retrieve`
+   * does (a `NotFoundError` means the event named a charge that does not
+   * exist: answer 4xx, do not act).
    *
    * @example
    * ```ts
-   * const { event, charge } = await client.webhooks.confirm(rawBody);
-   * if (charge?.status === 'success') await fulfilOrder(charge.client_reference_id);
+   * const { charge } = await client.webhooks.confirm(await request.text());
+   * if (charge?.status === 'success') await markOrderPaid(charge.client_reference_id, charge.id);
    * ```
    */
-  async confirm(body: string | Uint8Array | object, options?: RequestOptions): Promise<WebhookConfirmation> {
+  async confirm(body: WebhookBody, options?: RequestOptions): Promise<WebhookConfirmation> {
     const event = parseEvent(body);
     if (!isChargeEvent(event)) return { event, charge: undefined };
-    const charge = await this.#charges.retrieve(event.data.id, options);
-    return { event, charge };
-  }
-}
-/** `expected a string (missing)`, `expected one of qris, virtual_account (got "card")`. */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const got = issue.input === undefined ? 'missing' : `got ${describeValue(issue.input)}`;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${withArticle(issue.expected)} (${got})`;
-    case 'invalid_value':
-      return `expected ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map(String).join(', ')} (${got})`;
-    case 'invalid_union':
-      return `does not match any accepted type (${got})`;
-    default:
-      return `${issue.message} (${got})`;
+    return { event, charge: await this.#charges.retrieve(event.data.id, options) };
   }
 }
 
-function withArticle(expected: string): string {
-  const noun = expected === 'int' ? 'integer' : expected;
+/** `expected a string (missing)`, `expected an object (got null)`. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const got = issue.input === undefined ? 'missing' : `got ${describeValue(issue.input)}`;
+  return `${issue.code === 'invalid_type' ? `expected ${withArticle(issue.expected)}` : issue.message} (${got})`;
+}
+
+function withArticle(noun: string): string {
   return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }

@@ -44,6 +44,18 @@ export async function typos(client: Client, id: string): Promise<void> {
   await client.charges.create({ payment_method: 'card', amount: 1 });
 }
 
+/** Webhook mistakes: acting on the event's unchecked data, a Request passed as the body. */
+export async function webhookMistakes(client: Client, request: Request): Promise<void> {
+  const event = parseEvent(await request.text());
+  // @ts-expect-error: the event's data promises only an id; act on the charge confirm reads back
+  if (isChargeEvent(event) && event.data.status === 'success') fulfil(event.data.id);
+  // @ts-expect-error: the event id is optional and unchecked, not a string to key on blindly
+  const eventId: string = event.id;
+  // @ts-expect-error: a Request is not its body: pass await request.text()
+  await client.webhooks.confirm(request);
+  void eventId;
+}
+
 /** The right uses, which must compile. */
 export async function rightUses(client: Client, orderId: string): Promise<string[]> {
   const params: ChargeCreateParams = {
@@ -78,8 +90,12 @@ export async function rightUses(client: Client, orderId: string): Promise<string
     if (typeof payoutId === 'string') warn(payoutId);
   }
 
-  const event = parseEvent('{"id":"evt_1","type":"payment_charge.succeeded","created_at":"","data":{}}');
-  if (isChargeEvent(event) && event.data.status === 'success') fulfil(event.data.id);
+  // A webhook: the event is a hint; act on the charge confirm reads back, as the webhook guide says.
+  const body = '{"type":"payment_charge.succeeded","data":{"id":"ch_1"}}';
+  const event = parseEvent(body);
+  if (isChargeEvent(event)) warn(`event for ${event.data.id}`);
+  const { charge: confirmed } = await client.webhooks.confirm(body);
+  if (confirmed?.status === 'success') fulfil(confirmed.id);
 
   const requestId: string | undefined = getResponseInfo(charge)?.requestId;
   return [
