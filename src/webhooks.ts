@@ -7,7 +7,7 @@
  */
 import { describeValue } from './core/describe-value.js';
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
-import type { RequestOptions } from './core/request-options.js';
+import { checkRequestOptions, type RequestOptions } from './core/request-options.js';
 import { dottedPath, jsonObject, looseObject, z } from './core/schema.js';
 import { type Charge, type Charges, chargeSchema } from './resources/charges.js';
 
@@ -184,7 +184,9 @@ export class Webhooks {
    * says now, whatever the event claimed. Rejects with `EventValidationError`
    * for a body that is not an event, and as `charges.retrieve` does when the
    * charge cannot be read (a `NotFoundError` means the event named a charge
-   * that does not exist: answer 4xx, do not act).
+   * that does not exist: answer 4xx, do not act). `options` are checked first,
+   * by name and value, whatever the event: a bad one rejects with
+   * `RequestValidationError`.
    *
    * @example
    * ```ts
@@ -193,9 +195,11 @@ export class Webhooks {
    * ```
    */
   async confirm(body: string | Uint8Array | object, options?: RequestOptions): Promise<WebhookConfirmation> {
+    // Checked even when no charge is read, so a misspelt option never goes unnoticed.
+    const checked = checkRequestOptions(options);
     const event = parseEvent(body);
     if (!isChargeEvent(event)) return { event, charge: undefined };
-    const charge = await this.#charges.retrieve(event.data.id, options);
+    const charge = await this.#charges.retrieve(event.data.id, checked);
     return { event, charge };
   }
 }
