@@ -1,6 +1,7 @@
 /**
  * Options checked by name, property-based, for every kind of options (client,
- * withOptions, resource methods, raw GET and POST, toArray, webhooks.confirm):
+ * withOptions, resource methods, raw GET and POST, toArray, webhooks.confirm,
+ * and the sandbox's own copy of the check in startSandbox):
  * a name one edit away from a known one (insert, delete, substitute,
  * transpose, case change, snake_case, kebab-case) is always refused, and the
  * message suggests the intended name whenever it is the nearest; any other
@@ -13,6 +14,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Client, type ClientOptions, LunasError, RequestValidationError } from '../../src/index.js';
+import { startSandbox, type SandboxOptions } from '../../src/testing/index.js';
 import {
   chargeData,
   listResponse,
@@ -37,6 +39,7 @@ const CLIENT = [
   'dangerouslyAllowBrowser',
 ];
 const REQUEST = ['idempotencyKey', 'timeout', 'maxRetries', 'signal', 'headers'];
+const SANDBOX = ['apiKey', 'port', 'accounts', 'account', 'payouts', 'paymentMethods', 'webhookUrl', 'now'];
 
 const EVENT = { id: 'evt_2', type: 'payout.paid', created_at: '2026-11-23T03:00:00Z', data: { id: 'po_1' } };
 const TRANSFER = { destination_account_id: 'acc_partner', amount: 10, currency: 'idr' };
@@ -335,6 +338,29 @@ describe('a name one edit from a known one', () => {
       );
     },
   );
+});
+
+describe('a sandbox option one edit from a known one', () => {
+  it('rejects startSandbox with a TypeError before listening, suggesting the intended option', async () => {
+    await fc.assert(
+      fc.asyncProperty(typoOf(SANDBOX), async ({ intended, typo }) => {
+        const error = await startSandbox({ [typo]: undefined } as SandboxOptions).then(
+          async (started) => {
+            await started.close();
+            throw new Error(`started with ${JSON.stringify(typo)}`);
+          },
+          (reason: unknown) => reason,
+        );
+        expect(error).toBeInstanceOf(TypeError);
+        const message = (error as TypeError).message;
+        expect(message.startsWith(`Unknown sandbox option ${JSON.stringify(typo)}`)).toBe(true);
+        const names = suggested(message);
+        expect(names.length).toBeGreaterThan(0);
+        if (unambiguous(typo, intended, SANDBOX)) expect(names).toEqual([intended]);
+      }),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+  });
 });
 
 // ---------------------------------------------------------------- any unknown name
