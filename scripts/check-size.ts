@@ -14,10 +14,11 @@
 // event parser into a Client-only bundle, and the id-window walk that never
 // drops an item), and the attempt timeout through ky's own signal with a
 // cancellable body reader (+0.2 KB: about 17 µs less CPU per call, see
-// docs/performance.md).
+// docs/performance.md), and options checked by name with the closest known
+// name suggested (+0.57 KB: a misspelt idempotencyKey or maxRetries was ignored).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 28_000;
+const GZIP_BUDGET_BYTES = 28_570;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

@@ -4,7 +4,7 @@ import { LunasError } from './core/errors.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import type { StandardSchema } from './core/standard-schema.js';
 import { isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
-import { readOptions, unknownOptionMessage } from './core/option-names.js';
+import { readOptions } from './core/option-names.js';
 import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
@@ -260,12 +260,9 @@ function clientOptions(given: unknown): ClientOptions {
   if (typeof given !== 'object' || Array.isArray(given)) {
     throw new LunasError(`The client options must be an object (got ${describeKind(given)})`);
   }
-  const { values, unknown } = readOptions(given as object, CLIENT_OPTION_NAMES);
-  if (unknown.length > 0) {
-    throw new LunasError(
-      unknown.map((name) => unknownOptionMessage(name, CLIENT_OPTION_NAMES, 'client option')).join('; '),
-    );
-  }
+  const { values, problems } = readOptions(given as object, CLIENT_OPTION_NAMES);
+  const unknown = Object.values(problems).flat();
+  if (unknown.length > 0) throw new LunasError(unknown.join('; '));
   return values as ClientOptions;
 }
 

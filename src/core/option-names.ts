@@ -11,39 +11,40 @@
  * are neither checked nor read either.
  */
 import { describeValue } from './describe-value.js';
+import { addFieldMessages, type FieldErrors } from './errors.js';
 
 /** An options object's values: every known name as an own key, `undefined` when not given. */
 export type OptionValues<K extends string> = { [P in K]: unknown };
 
 /**
- * The known options' values, each read once, and the unknown names given. The
- * values object holds every known name as an own key, so neither spreading it
- * nor reading it can reach a polluted `Object.prototype`.
+ * The known options' values, each read once, and a problem per unknown name
+ * (keyed as {@link optionField} says). The values object holds every known
+ * name as an own key, so neither spreading it nor reading it can reach a
+ * polluted `Object.prototype`.
  */
 export function readOptions<K extends string>(
   given: object,
   known: readonly K[],
-): { values: OptionValues<K>; unknown: string[] } {
-  const values = Object.fromEntries(known.map((name) => [name, undefined])) as OptionValues<K>;
-  const unknown: string[] = [];
+): { values: OptionValues<K>; problems: FieldErrors } {
+  const values = {} as OptionValues<K>;
+  for (const name of known) values[name] = undefined;
+  const problems: FieldErrors = {};
   for (const [name, value] of Object.entries(given)) {
-    if ((known as readonly string[]).includes(name)) values[name as K] = value;
-    else unknown.push(name);
+    if (known.includes(name as K)) values[name as K] = value;
+    else addFieldMessages(problems, optionField(name), [unknownOptionMessage(name, known)]);
   }
-  return { values, unknown };
+  return { values, problems };
 }
 
 /**
  * `Unknown option "maxRetry": did you mean "maxRetries"?`, or the known names
  * when none is close. Names only: an option's value may be a secret.
  */
-export function unknownOptionMessage(name: string, known: readonly string[], kind = 'option'): string {
+export function unknownOptionMessage(name: string, known: readonly string[]): string {
   const closest = closestNames(name, known);
-  const hint =
-    closest.length > 0
-      ? `: did you mean ${closest.map((option) => `"${option}"`).join(' or ')}?`
-      : `; known ${kind}s: ${known.join(', ')}`;
-  return `Unknown ${kind} ${describeValue(name)}${hint}`;
+  return `Unknown option ${describeValue(name)}${
+    closest.length > 0 ? `: did you mean "${closest.join('" or "')}"?` : `; known options: ${known.join(', ')}`
+  }`;
 }
 
 /**
@@ -56,9 +57,7 @@ export function optionField(name: string): string {
 }
 
 /** Case, `_` and `-` are how names are mistyped most often across languages: `idempotency_key`, `baseUrl`. */
-function normalised(name: string): string {
-  return name.toLowerCase().replace(/[_-]/g, '');
-}
+const normalised = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 /**
  * The known names nearest to `name` by Damerau-Levenshtein distance (optimal
@@ -70,12 +69,10 @@ export function closestNames(name: string, known: readonly string[]): string[] {
   const typed = normalised(name);
   let best = Infinity;
   let closest: string[] = [];
-  for (const option of known) {
-    const target = normalised(option);
-    const limit = Math.max(1, Math.floor(target.length / 3));
-    // A long name is no typo of a short one: skip the table for it.
-    const distance = Math.abs(typed.length - target.length) > limit ? Infinity : editDistance(typed, target);
-    if (distance > limit || distance > best) continue;
+  // No known name is near 40 characters: a longer one is no typo, and needs no table.
+  for (const option of typed.length < 40 ? known : []) {
+    const distance = editDistance(typed, normalised(option));
+    if (distance > Math.max(1, option.length / 3) || distance > best) continue;
     if (distance < best) closest = [];
     best = distance;
     closest.push(option);

@@ -3,9 +3,9 @@
  * {@link PagePromise} that `list()` returns, awaitable for the first page and
  * `for await`-able over every item from there on.
  */
-import { addFieldMessages, type FieldErrors, LunasError, RequestValidationError } from './errors.js';
+import { LunasError, RequestValidationError } from './errors.js';
 import { ItemWalk, type WalkContext } from './item-walk.js';
-import { optionField, readOptions, unknownOptionMessage } from './option-names.js';
+import { readOptions } from './option-names.js';
 
 export type { ListOrder } from './item-walk.js';
 
@@ -235,15 +235,13 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * ```
    */
   async toArray(options: { limit: number }): Promise<T[]> {
-    const { values, unknown } = readOptions(typeof options === 'object' && options !== null ? options : {}, ['limit']);
+    const { values, problems } = readOptions(typeof options === 'object' && options !== null ? options : {}, ['limit']);
     const { limit } = values;
-    const problems: FieldErrors = {};
     if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
       problems.limit = [
         `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeLimit(limit)}); use for await for longer walks`,
       ];
     }
-    for (const name of unknown) addFieldMessages(problems, optionField(name), [unknownOptionMessage(name, ['limit'])]);
     if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
     const items: T[] = [];
     // Look ahead only when this page cannot fill what is still missing.

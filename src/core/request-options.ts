@@ -1,6 +1,6 @@
 import { describeKind } from './describe-value.js';
-import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
-import { optionField, readOptions, unknownOptionMessage } from './option-names.js';
+import { RequestValidationError, type FieldErrors } from './errors.js';
+import { readOptions } from './option-names.js';
 
 /**
  * Options accepted by every method as its last argument.
@@ -94,10 +94,8 @@ export function checkRequestOptions<E extends string = never>(
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options))
     throw new RequestValidationError({ options: [`Options must be an object (got ${describeKind(options)})`] });
-  const known = [...REQUEST_OPTION_NAMES, ...extra];
-  const { values, unknown } = readOptions(options as object, known);
-  const problems = optionValueProblems(values as RequestOptions);
-  for (const name of unknown) addFieldMessages(problems, optionField(name), [unknownOptionMessage(name, known)]);
+  const { values, problems } = readOptions(options as object, [...REQUEST_OPTION_NAMES, ...extra]);
+  Object.assign(problems, optionValueProblems(values as RequestOptions));
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
   return values as RequestOptions & { [P in E]?: unknown };
 }

@@ -38,11 +38,10 @@ function closestNames(name: string, known: readonly string[]): string[] {
   const typed = fold(name);
   let best = Infinity;
   let closest: string[] = [];
-  for (const option of known) {
-    const target = fold(option);
-    const limit = Math.max(1, Math.floor(target.length / 3));
-    const distance = Math.abs(typed.length - target.length) > limit ? Infinity : editDistance(typed, target);
-    if (distance > limit || distance > best) continue;
+  // No known name is near 40 characters: a longer one is no typo, and needs no table.
+  for (const option of typed.length < 40 ? known : []) {
+    const distance = editDistance(typed, fold(option));
+    if (distance > Math.max(1, option.length / 3) || distance > best) continue;
     if (distance < best) closest = [];
     best = distance;
     closest.push(option);

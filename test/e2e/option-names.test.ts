@@ -41,9 +41,7 @@ describe('unknown option names, end to end', () => {
     const { sandbox } = await start();
     vi.stubEnv('LUNAS_BASE_URL', sandbox.url);
     const options = { apiKey: sandbox.apiKey, baseUrl: sandbox.url } as ClientOptions;
-    expect(() => new Client(options)).toThrow(
-      new LunasError('Unknown client option "baseUrl": did you mean "baseURL"?'),
-    );
+    expect(() => new Client(options)).toThrow(new LunasError('Unknown option "baseUrl": did you mean "baseURL"?'));
   });
 
   it('a null-prototype idempotencyKey is honoured: the second call is a replay, money moves once', async () => {

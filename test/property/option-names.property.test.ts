@@ -311,7 +311,7 @@ describe('a name one edit from a known one', () => {
             throw new Error('expected withOptions to throw');
           })(),
         ]) {
-          expect(message.startsWith(`Unknown client option ${JSON.stringify(typo)}`)).toBe(true);
+          expect(message.startsWith(`Unknown option ${JSON.stringify(typo)}`)).toBe(true);
           const names = suggested(message);
           expect(names.length).toBeGreaterThan(0);
           if (unambiguous(typo, intended, CLIENT)) expect(names).toEqual([intended]);

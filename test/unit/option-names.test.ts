@@ -1,5 +1,5 @@
 /**
- * Options checked by name: an unknown client option throws `LunasError` at
+ * Options checked by name: an unknown option throws `LunasError` at
  * construction (and from withOptions); an unknown request, raw-call, toArray
  * or webhooks.confirm option rejects with `RequestValidationError` keyed by
  * the name, before anything is sent. Only own enumerable string keys are
@@ -81,7 +81,7 @@ describe('client options', () => {
     ['dangerouslyAllowBrowsr', 'dangerouslyAllowBrowser'],
   ])('%s throws at construction, naming %s', (given, known) => {
     const error = thrown(() => new Client({ ...base, [given]: 1 } as ClientOptions));
-    expect(error.message).toBe(`Unknown client option "${given}": did you mean "${known}"?`);
+    expect(error.message).toBe(`Unknown option "${given}": did you mean "${known}"?`);
   });
 
   it('baseUrl is refused even when LUNAS_BASE_URL would have been used instead', () => {
@@ -100,8 +100,8 @@ describe('client options', () => {
   it('a name near nothing known lists the known names; several unknown names are all named', () => {
     const error = thrown(() => new Client({ ...base, verbose: true, proxy: 'x' } as ClientOptions));
     expect(error.message).toBe(
-      'Unknown client option "verbose"; known client options: apiKey, baseURL, timeout, maxRetries, fetch, ' +
-        'defaultHeaders, logger, logLevel, dangerouslyAllowBrowser; Unknown client option "proxy"; known client ' +
+      'Unknown option "verbose"; known options: apiKey, baseURL, timeout, maxRetries, fetch, ' +
+        'defaultHeaders, logger, logLevel, dangerouslyAllowBrowser; Unknown option "proxy"; known ' +
         'options: apiKey, baseURL, timeout, maxRetries, fetch, defaultHeaders, logger, logLevel, dangerouslyAllowBrowser',
     );
   });
@@ -117,7 +117,7 @@ describe('client options', () => {
   it('withOptions refuses an unknown name and leaves the client as it was', () => {
     const { client } = answering();
     const error = thrown(() => client.withOptions({ maxRetry: 0 } as ClientOptions));
-    expect(error.message).toBe('Unknown client option "maxRetry": did you mean "maxRetries"?');
+    expect(error.message).toBe('Unknown option "maxRetry": did you mean "maxRetries"?');
     expect(client.maxRetries).toBe(0);
     expect(client.withOptions({ maxRetries: 4, timeout: undefined }).maxRetries).toBe(4);
   });
