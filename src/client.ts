@@ -16,7 +16,8 @@ import { Webhooks } from './webhooks.js';
 
 /**
  * Options of {@link Client}. Every one is optional; the key and URL default to
- * the `LUNAS_API_KEY` and `LUNAS_BASE_URL` environment variables.
+ * the `LUNAS_API_KEY` and `LUNAS_BASE_URL` environment variables. Any other
+ * name (`baseUrl`, `maxRetry`) throws `LunasError`, naming the closest one.
  *
  * @example
  * ```ts
@@ -102,7 +103,7 @@ export class Client {
   readonly #api: API;
   readonly #events: Events;
 
-  /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed. */
+  /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed or unknown. */
   constructor(given?: ClientOptions) {
     const options = clientOptions(given);
     this.#options = { ...options };

@@ -18,7 +18,7 @@ export type QueryParams = Record<string, string | number | boolean | undefined>;
 
 /**
  * Options of `client.get`: the request options, a query, and a schema for the
- * envelope's `data`.
+ * envelope's `data`. Any other name (`querry`, `body`) is refused before sending.
  */
 export interface GetOptions<T = unknown> extends RequestOptions {
   /** Query parameters, e.g. `{ page: 2, pagesize: 100 }`. */
@@ -31,7 +31,10 @@ export interface GetOptions<T = unknown> extends RequestOptions {
   schema?: StandardSchema<T> | undefined;
 }
 
-/** Options of `client.post`: the request options, a JSON body, and a schema for the envelope's `data`. */
+/**
+ * Options of `client.post`: the request options, a JSON body, and a schema for
+ * the envelope's `data`. Any other name (`bdy`, `query`) is refused before sending.
+ */
 export interface PostOptions<T = unknown> extends RequestOptions {
   /** The request body, sent as JSON. */
   body?: unknown;

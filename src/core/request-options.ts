@@ -3,7 +3,9 @@ import { RequestValidationError, type FieldErrors } from './errors.js';
 import { readOptions } from './option-names.js';
 
 /**
- * Options accepted by every method as its last argument.
+ * Options accepted by every method as its last argument. Any other name
+ * (`idempotency_key`, `maxRetry`) rejects with `RequestValidationError`,
+ * naming the closest one, before anything is sent.
  *
  * @example
  * ```ts
