@@ -14,11 +14,12 @@
 // event parser into a Client-only bundle, and the id-window walk that never
 // drops an item), and the attempt timeout through ky's own signal with a
 // cancellable body reader (+0.2 KB: about 17 µs less CPU per call, see
-// docs/performance.md).
-// Webhooks (+168 B, issue 16): body kinds (ArrayBuffer, DataView; a Request or stream refused), strict UTF-8, the id check.
+// docs/performance.md). Issue 16: webhook body kinds, strict UTF-8 and the id
+// check (+168 B), and options checked by name with the closest known name
+// suggested (+0.57 KB: a misspelt idempotencyKey or maxRetries was ignored).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 28_164;
+const GZIP_BUDGET_BYTES = 28_800;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

@@ -4,6 +4,7 @@ import { LunasError } from './core/errors.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import type { StandardSchema } from './core/standard-schema.js';
 import { isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
+import { readOptions } from './core/option-names.js';
 import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
@@ -15,7 +16,8 @@ import { Webhooks } from './webhooks.js';
 
 /**
  * Options of {@link Client}. Every one is optional; the key and URL default to
- * the `LUNAS_API_KEY` and `LUNAS_BASE_URL` environment variables.
+ * the `LUNAS_API_KEY` and `LUNAS_BASE_URL` environment variables. Any other
+ * name (`baseUrl`, `maxRetry`) throws `LunasError`, naming the closest one.
  *
  * @example
  * ```ts
@@ -101,7 +103,7 @@ export class Client {
   readonly #api: API;
   readonly #events: Events;
 
-  /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed. */
+  /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed or unknown. */
   constructor(given?: ClientOptions) {
     const options = clientOptions(given);
     this.#options = { ...options };
@@ -237,13 +239,32 @@ export class Client {
   }
 }
 
-/** The options as given; `null` (JavaScript's "nothing") counts as none, anything but an object is refused. */
+/** The names of {@link ClientOptions}; the compiler keeps it in step with the interface. */
+const CLIENT_OPTION_NAMES = Object.keys({
+  apiKey: 0,
+  baseURL: 0,
+  timeout: 0,
+  maxRetries: 0,
+  fetch: 0,
+  defaultHeaders: 0,
+  logger: 0,
+  logLevel: 0,
+  dangerouslyAllowBrowser: 0,
+} satisfies Record<keyof ClientOptions, 0>) as (keyof ClientOptions)[];
+
+/**
+ * The options as given, checked by name, with every known name as an own key;
+ * `null` (JavaScript's "nothing") counts as none, anything but an object is refused.
+ */
 function clientOptions(given: unknown): ClientOptions {
-  if (given === undefined || given === null) return {};
+  if (given === undefined || given === null) given = {};
   if (typeof given !== 'object' || Array.isArray(given)) {
     throw new LunasError(`The client options must be an object (got ${describeKind(given)})`);
   }
-  return given as ClientOptions;
+  const { values, problems } = readOptions(given as object, CLIENT_OPTION_NAMES);
+  const unknown = Object.values(problems).flat();
+  if (unknown.length > 0) throw new LunasError(unknown.join('; '));
+  return values as ClientOptions;
 }
 
 function readEnv(name: string): string | undefined {

@@ -8,7 +8,7 @@
 import { describeValue } from './core/describe-value.js';
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import { hasLoneSurrogate } from './core/path.js';
-import type { RequestOptions } from './core/request-options.js';
+import { checkRequestOptions, type RequestOptions } from './core/request-options.js';
 import { dottedPath, looseObject, z } from './core/schema.js';
 import type { Charge, Charges } from './resources/charges.js';
 
@@ -260,7 +260,8 @@ export class Webhooks {
    * (answer 400) for a body that is not an event, an id that cannot name a
    * charge included, before sending anything; otherwise as `charges.retrieve`
    * does (a `NotFoundError` means the event named a charge that does not
-   * exist: answer 4xx, do not act).
+   * exist: answer 4xx, do not act). `options` are checked first, by name and
+   * value, whatever the event: a bad one rejects with `RequestValidationError`.
    *
    * @example
    * ```ts
@@ -269,9 +270,11 @@ export class Webhooks {
    * ```
    */
   async confirm(body: WebhookBody, options?: RequestOptions): Promise<WebhookConfirmation> {
+    // Checked even when no charge is read, so a misspelt option never goes unnoticed.
+    const checked = checkRequestOptions(options);
     const event = parseEvent(body);
     if (!isChargeEvent(event)) return { event, charge: undefined };
-    return { event, charge: await this.#charges.retrieve(event.data.id, options) };
+    return { event, charge: await this.#charges.retrieve(event.data.id, checked) };
   }
 }
 

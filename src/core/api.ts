@@ -18,7 +18,7 @@ export type QueryParams = Record<string, string | number | boolean | undefined>;
 
 /**
  * Options of `client.get`: the request options, a query, and a schema for the
- * envelope's `data`.
+ * envelope's `data`. Any other name (`querry`, `body`) is refused before sending.
  */
 export interface GetOptions<T = unknown> extends RequestOptions {
   /** Query parameters, e.g. `{ page: 2, pagesize: 100 }`. */
@@ -31,7 +31,10 @@ export interface GetOptions<T = unknown> extends RequestOptions {
   schema?: StandardSchema<T> | undefined;
 }
 
-/** Options of `client.post`: the request options, a JSON body, and a schema for the envelope's `data`. */
+/**
+ * Options of `client.post`: the request options, a JSON body, and a schema for
+ * the envelope's `data`. Any other name (`bdy`, `query`) is refused before sending.
+ */
 export interface PostOptions<T = unknown> extends RequestOptions {
   /** The request body, sent as JSON. */
   body?: unknown;
@@ -70,40 +73,42 @@ export class API {
 
   /**
    * GET `path`; resolves to the envelope's `data`, checked by `schema` when
-   * given. `options` are the caller's, passed on unchanged so their checks
-   * see exactly what was given; `call` holds the query and schema (a
-   * resource's own; for a raw call, the caller's options themselves).
+   * given. `call` holds a resource's own query and schema, and then `options`
+   * may hold request options only; without it (a raw call) `options` may also
+   * hold `query` and `schema`. Every name outside these is refused.
    */
   async get<T>(
     path: string | ResourcePath,
     options?: RequestOptions | null,
-    call: Pick<GetOptions<T>, 'query' | 'schema'> | null | undefined = options as GetOptions<T>,
+    call?: Pick<GetOptions<T>, 'query' | 'schema'>,
   ): Promise<T> {
-    const { query, schema } = callFields(call);
+    const { query, schema, ...request } = checkRequestOptions(options, call ? [] : RAW_GET_NAMES);
+    const fields = call ?? { query, schema };
     const spec = {
       method: 'GET',
       path: relativePath(path),
-      query: checkQuery(query),
-      schema: checkSchema(schema),
+      query: checkQuery(fields.query),
+      schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
     } as const;
-    const { body, info } = await this.#transport.request<T>(spec, options);
+    const { body, info } = await this.#transport.request<T>(spec, request);
     return remember(body, info);
   }
 
-  /** POST `body` as JSON to `path`, with an Idempotency-Key; resolves like {@link API.get}. */
+  /** POST `body` as JSON to `path`, with an Idempotency-Key; `options` and `call` as for {@link API.get}. */
   async post<T>(
     path: string | ResourcePath,
     options?: RequestOptions | null,
-    call: Pick<PostOptions<T>, 'body' | 'schema'> | null | undefined = options as PostOptions<T>,
+    call?: Pick<PostOptions<T>, 'body' | 'schema'>,
   ): Promise<T> {
-    const { body, schema } = callFields(call);
+    const { body, schema, ...request } = checkRequestOptions(options, call ? [] : RAW_POST_NAMES);
+    const fields = call ?? { body, schema };
     const spec = {
       method: 'POST',
       path: relativePath(path),
-      body: serialize(body),
-      schema: checkSchema(schema),
+      body: serialize(fields.body),
+      schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
     } as const;
-    const result = await this.#transport.request<T>(spec, options);
+    const result = await this.#transport.request<T>(spec, request);
     return remember(result.body, result.info);
   }
 
@@ -145,10 +150,9 @@ export class API {
   }
 }
 
-/** The query, body and schema of a call; none when the caller's options were not an object (refused later). */
-function callFields<C extends object>(call: C | null | undefined): Partial<C> {
-  return typeof call === 'object' && call !== null ? call : {};
-}
+/** What a raw call's options add to the request options. */
+const RAW_GET_NAMES = ['query', 'schema'] as const;
+const RAW_POST_NAMES = ['body', 'schema'] as const;
 
 function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;

@@ -5,6 +5,7 @@
  */
 import { LunasError, RequestValidationError } from './errors.js';
 import { ItemWalk, type WalkContext } from './item-walk.js';
+import { readOptions } from './option-names.js';
 
 export type { ListOrder } from './item-walk.js';
 
@@ -235,8 +236,9 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * same de-duplication, in the same order), and stops as soon as it has
    * them: no page is requested, not even ahead, once the pages in hand can
    * fill the limit. `limit` is required, an integer from 1 to 10,000, so
-   * nobody loads an unbounded list into memory by accident; anything else
-   * rejects with `RequestValidationError` before a request is sent.
+   * nobody loads an unbounded list into memory by accident; anything else,
+   * or another option name, rejects with `RequestValidationError` before a
+   * request is sent.
    *
    * @example
    * ```ts
@@ -244,14 +246,14 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * ```
    */
   async toArray(options: { limit: number }): Promise<T[]> {
-    const limit = (options as { limit?: unknown } | null | undefined)?.limit;
+    const { values, problems } = readOptions(typeof options === 'object' && options !== null ? options : {}, ['limit']);
+    const { limit } = values;
     if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
-      throw new RequestValidationError({
-        limit: [
-          `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeLimit(limit)}); use for await for longer walks`,
-        ],
-      });
+      problems.limit = [
+        `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeLimit(limit)}); use for await for longer walks`,
+      ];
     }
+    if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
     const items: T[] = [];
     // Look ahead only when this page cannot fill what is still missing.
     const lookAhead = (page: Page<T>) => items.length + page.data.length < (limit as number);

@@ -1,8 +1,11 @@
 import { describeKind } from './describe-value.js';
 import { RequestValidationError, type FieldErrors } from './errors.js';
+import { readOptions } from './option-names.js';
 
 /**
- * Options accepted by every method as its last argument.
+ * Options accepted by every method as its last argument. Any other name
+ * (`idempotency_key`, `maxRetry`) rejects with `RequestValidationError`,
+ * naming the closest one, before anything is sent.
  *
  * @example
  * ```ts
@@ -70,22 +73,37 @@ export function maxRetriesProblem(value: unknown): string | undefined {
     : 'Max retries must be an integer from 0 to 10';
 }
 
+/** The names of {@link RequestOptions}; the compiler keeps it in step with the interface. */
+export const REQUEST_OPTION_NAMES = Object.keys({
+  idempotencyKey: 0,
+  timeout: 0,
+  maxRetries: 0,
+  signal: 0,
+  headers: 0,
+} satisfies Record<keyof RequestOptions, 0>) as (keyof RequestOptions)[];
+
 /**
- * The per-call options as given, checked; malformed ones are refused before
- * anything is sent. `null` counts as no options, like `undefined`: JavaScript
- * callers pass it for "nothing", and it holds nothing that could be lost.
+ * The per-call options as given, checked by name and by value; unknown or
+ * malformed ones are refused before anything is sent. `null` counts as no
+ * options, like `undefined`: JavaScript callers pass it for "nothing", and it
+ * holds nothing that could be lost. `extra` names the options a raw call adds
+ * (`query`, `body`, `schema`), returned unchecked for their own checks.
  */
-export function checkRequestOptions(options: unknown): RequestOptions {
-  if (options === undefined || options === null) return {};
+export function checkRequestOptions<E extends string = never>(
+  options: unknown,
+  extra: readonly E[] = [],
+): RequestOptions & { [P in E]?: unknown } {
+  if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options))
     throw new RequestValidationError({ options: [`Options must be an object (got ${describeKind(options)})`] });
-  const given = options as RequestOptions;
-  checkOptionValues(given);
-  return given;
+  const { values, problems } = readOptions(options as object, [...REQUEST_OPTION_NAMES, ...extra]);
+  Object.assign(problems, optionValueProblems(values as RequestOptions));
+  if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+  return values as RequestOptions & { [P in E]?: unknown };
 }
 
-function checkOptionValues(options: RequestOptions): void {
-  const problems: FieldErrors = headerProblems(options.headers);
+function optionValueProblems(options: RequestOptions): FieldErrors {
+  const problems = headerProblems(options.headers);
   const add = (field: string, message: string | undefined) => {
     if (message !== undefined) problems[field] = [message];
   };
@@ -98,5 +116,5 @@ function checkOptionValues(options: RequestOptions): void {
     add('idempotencyKey', 'Idempotency key must be 1 to 255 visible ASCII characters');
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     add('signal', 'Signal must be an AbortSignal');
-  if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+  return problems;
 }

@@ -27,6 +27,7 @@ import { closedError, SandboxError } from './errors.js';
 import { EventLog } from './events.js';
 import { FaultQueue, type Fault } from './faults.js';
 import { Ledger } from './ledger.js';
+import { checkOptionNames } from './option-names.js';
 import { checkCharge, isPlainObject } from './rules.js';
 import { HOST, SandboxServer } from './server.js';
 import type {
@@ -182,6 +183,18 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** The names of {@link SandboxOptions}; the compiler keeps it in step with the interface. */
+const SANDBOX_OPTION_NAMES = Object.keys({
+  apiKey: 0,
+  port: 0,
+  accounts: 0,
+  account: 0,
+  payouts: 0,
+  paymentMethods: 0,
+  webhookUrl: 0,
+  now: 0,
+} satisfies Record<keyof SandboxOptions, 0>) as (keyof SandboxOptions)[];
+
 function assertOptions(options: SandboxOptions): void {
   const { apiKey, port, accounts, webhookUrl, payouts, paymentMethods, now } = options;
   if (apiKey !== undefined && !(typeof apiKey === 'string' && /^[\x21-\x7e]+$/.test(apiKey))) {
@@ -215,7 +228,8 @@ function assertOptions(options: SandboxOptions): void {
 
 /**
  * Starts a sandbox on 127.0.0.1 and resolves once it is listening.
- * Rejects when the options are invalid or the port is taken.
+ * Rejects when the options are invalid, an option's name is unknown (with
+ * the closest known name), or the port is taken.
  *
  * @example
  * ```ts
@@ -235,8 +249,8 @@ function assertOptions(options: SandboxOptions): void {
  */
 export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
   // `null`, JavaScript's "nothing", counts as no options.
-  const options = given ?? {};
-  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError('options must be an object');
+  if (typeof (given ?? {}) !== 'object' || Array.isArray(given)) throw new TypeError('options must be an object');
+  const options = checkOptionNames(given ?? {}, SANDBOX_OPTION_NAMES) as SandboxOptions;
   assertOptions(options);
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;

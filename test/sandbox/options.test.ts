@@ -136,6 +136,49 @@ describe('startSandbox options', () => {
     );
   });
 
+  it.each([
+    ['webhookURL', 'webhookUrl'],
+    ['api_key', 'apiKey'],
+    ['Port', 'port'],
+    ['acount', 'account'],
+    ['payment_methods', 'paymentMethods'],
+  ])('rejects the unknown option %s, naming %s, and starts nothing', async (given, known) => {
+    const options = { [given]: undefined } as SandboxOptions;
+    await expect(startSandbox(options)).rejects.toThrow(
+      new TypeError(`Unknown sandbox option "${given}": did you mean "${known}"?`),
+    );
+  });
+
+  it('a name near nothing known lists the options; the name is quoted and cut short', async () => {
+    const name = `verbose\n${'x'.repeat(100)}`;
+    const error = await startSandbox({ [name]: true } as SandboxOptions).then(
+      () => undefined,
+      (reason: unknown) => reason as TypeError,
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error!.message).toBe(
+      `Unknown sandbox option "verbose\\n${'x'.repeat(32)}…"; known sandbox options: ` +
+        'apiKey, port, accounts, account, payouts, paymentMethods, webhookUrl, now',
+    );
+  });
+
+  it('reads a null-prototype object, and ignores inherited and Object.prototype properties', async () => {
+    const bare = Object.assign(Object.create(null) as SandboxOptions, { apiKey: 'sk_test_bare' });
+    const inherited = Object.create({ apiKey: 'sk_test_inherited', webhookURL: 'x' }) as SandboxOptions;
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.apiKey = 'sk_test_polluted';
+    polluted.acount = 'acc_nobody';
+    try {
+      const first = await sandbox(bare);
+      expect(first.apiKey).toBe('sk_test_bare');
+      const second = await sandbox(inherited);
+      expect(second.apiKey).toBe('sk_test_sandbox');
+    } finally {
+      delete polluted.apiKey;
+      delete polluted.acount;
+    }
+  });
+
   it.each<[string, SandboxOptions]>([
     ['an apiKey with a space', { apiKey: 'sk test' }],
     ['an empty apiKey', { apiKey: '' }],
