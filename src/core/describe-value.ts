@@ -50,3 +50,30 @@ function quoted(text: string): string {
   const shown = codePoints.length > MAX_ECHOED_LENGTH ? `${codePoints.slice(0, MAX_ECHOED_LENGTH).join('')}…` : text;
   return JSON.stringify(shown);
 }
+
+/** Longest thrown message repeated in a log line or an error, in UTF-16 units. */
+const MAX_THROWN_LENGTH = 200;
+
+/**
+ * What a plug-in (a logger, a listener, a schema, a custom `fetch`) threw, for
+ * a log line or a message: an Error's name and message, a string, or else only
+ * the value's kind. Never throws: a `null`-prototype object, a symbol, a
+ * throwing getter or `toString`, a revoked Proxy are all named by their kind.
+ */
+export function describeThrown(value: unknown): string {
+  try {
+    if (typeof value === 'string') return cut(value);
+    if (value instanceof Error) {
+      const { name, message } = value;
+      if (typeof name === 'string' && typeof message === 'string') return `${name}: ${cut(message)}`;
+    }
+  } catch {
+    // A Proxy or a getter that throws: its kind below is all that can be read safely.
+  }
+  if (value === null || value === undefined) return String(value);
+  return `${/^[aeiou]/.test(typeof value) ? 'an' : 'a'} ${typeof value}`;
+}
+
+function cut(text: string): string {
+  return text.length > MAX_THROWN_LENGTH ? `${text.slice(0, MAX_THROWN_LENGTH)}…` : text;
+}

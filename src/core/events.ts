@@ -4,8 +4,9 @@
  * throws (or returns a rejected promise) is reported at warn level and never
  * breaks or delays the call.
  */
+import { describeThrown } from './describe-value.js';
 import { LunasError } from './errors.js';
-import type { Log } from './log.js';
+import { isThenable, type Log } from './log.js';
 
 /**
  * Emitted before each attempt is sent.
@@ -90,7 +91,8 @@ export class Events {
   }
 
   emit<E extends keyof ClientEvents>(name: E, event: ClientEvents[E], log: Log): void {
-    for (const listener of this.#listeners[name]) {
+    // A copy: a listener that adds another at each event would otherwise never let the loop end.
+    for (const listener of [...this.#listeners[name]]) {
       try {
         const result: unknown = listener(event);
         // A listener may be async; its rejection must not surface as an unhandled one.
@@ -102,11 +104,6 @@ export class Events {
   }
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
 function reportListenerError(log: Log, name: string, error: unknown): void {
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  log.write('warn', `a '${name}' event listener threw, and was ignored: ${detail}`);
+  log.write('warn', `a '${name}' event listener threw, and was ignored: ${describeThrown(error)}`);
 }
