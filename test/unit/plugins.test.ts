@@ -17,7 +17,7 @@ import {
   ResponseValidationError,
   type StandardSchema,
 } from '../../src/index.js';
-import { type RecordedEvent, recordEvents, responseEvents } from '../helpers/recorders.js';
+import { expectPairedEvents, recordEvents, responseEvents } from '../helpers/recorders.js';
 import { sleep, TRANSFER_PARAMS } from '../helpers/requests.js';
 import { successResponse, transferData, WIRE_API_KEY, WIRE_BASE_URL, wireClient } from '../helpers/wire.js';
 
@@ -63,16 +63,6 @@ afterEach(async () => {
   vi.unstubAllEnvs();
   expect(unhandled).toEqual([]);
 });
-
-/** Request events paired one to one with response events, in order, and one final event, the last. */
-function expectPairedEvents(seen: RecordedEvent[]): void {
-  const names = seen.map((entry) => `${entry.name} ${entry.event.attempt}`);
-  const expected = seen.flatMap((_, i) => (i % 2 === 0 ? [`request ${i / 2 + 1}`, `response ${i / 2 + 1}`] : []));
-  expect(names).toEqual(expected);
-  const finals = responseEvents(seen).filter((event) => !event.willRetry);
-  expect(finals).toHaveLength(1);
-  expect(seen.at(-1)?.event).toBe(finals[0]);
-}
 
 describe('describeThrown', () => {
   it.each(HOSTILE_THROWS)('never throws, and names %s by its kind', (_, make) => {
