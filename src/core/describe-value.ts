@@ -39,9 +39,13 @@ export function describeValue(value: unknown): string {
  * passed where the options go).
  */
 export function describeKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  const kind = typeof value;
+  if (value == null) return String(value);
+  let kind: string = typeof value;
+  try {
+    if (Array.isArray(value)) kind = 'array';
+  } catch {
+    // A revoked Proxy: Array.isArray throws, and this must not.
+  }
   return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
@@ -51,9 +55,6 @@ function quoted(text: string): string {
   return JSON.stringify(shown);
 }
 
-/** Longest thrown message repeated in a log line or an error, in UTF-16 units. */
-const MAX_THROWN_LENGTH = 200;
-
 /**
  * What a plug-in (a logger, a listener, a schema, a custom `fetch`) threw, for
  * a log line or a message: an Error's name and message, a string, or else only
@@ -62,18 +63,11 @@ const MAX_THROWN_LENGTH = 200;
  */
 export function describeThrown(value: unknown): string {
   try {
-    if (typeof value === 'string') return cut(value);
-    if (value instanceof Error) {
-      const { name, message } = value;
-      if (typeof name === 'string' && typeof message === 'string') return `${name}: ${cut(message)}`;
-    }
+    const text = value instanceof Error ? `${value.name}: ${value.message}` : value;
+    // Cut short: a log line or a message stays readable whatever was thrown.
+    if (typeof text === 'string') return text.length > 200 ? `${text.slice(0, 200)}…` : text;
   } catch {
-    // A Proxy or a getter that throws: its kind below is all that can be read safely.
+    // A Proxy, or a getter or `toString` that throws: its kind below is all that can be read safely.
   }
-  if (value === null || value === undefined) return String(value);
-  return `${/^[aeiou]/.test(typeof value) ? 'an' : 'a'} ${typeof value}`;
-}
-
-function cut(text: string): string {
-  return text.length > MAX_THROWN_LENGTH ? `${text.slice(0, MAX_THROWN_LENGTH)}…` : text;
+  return describeKind(value);
 }

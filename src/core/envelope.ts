@@ -114,51 +114,39 @@ async function checked(
   let result: unknown;
   try {
     const answer: unknown = schema['~standard'].validate(data);
-    result = isThenable(answer)
-      ? await within(answer, () => refuse('the schema did not answer within the timeout'))
-      : answer;
+    result = isThenable(answer) ? await within(answer, () => refuse('the schema did not answer in time')) : answer;
   } catch (error) {
-    if (error instanceof LunasError) throw error; // The deadline, or the caller's abort.
+    if (error instanceof LunasError) throw error; // The attempt's deadline, or the caller's abort.
     throw refuse(`the schema threw: ${redact(describeThrown(error), raw.secret)}`);
   }
-  const read = readResult(result);
-  if (read === undefined) throw refuse('the schema answered with neither a value nor a list of issues');
-  if ('value' in read) return read.value;
-  throw invalidResponse(
-    raw,
-    read.issues.length > 0 ? read.issues : [{ path: 'data', message: 'refused by the schema' }],
-  );
+  let issues: ResponseIssue[] | undefined;
+  try {
+    // Read once, defensively: `null`, a number or a revoked Proxy throw here, and are no result.
+    const given = (result as { issues?: unknown }).issues;
+    if (given === undefined && 'value' in (result as object)) return (result as { value: unknown }).value;
+    if (Array.isArray(given)) issues = given.map(readIssue);
+  } catch {
+    // Not a result lunas can read.
+  }
+  if (issues === undefined) throw refuse('the schema answered with neither a value nor a list of issues');
+  throw invalidResponse(raw, issues.length > 0 ? issues : [{ path: 'data', message: REFUSED }]);
 }
 
-/** A Standard Schema result, read once and defensively; undefined when it is not one. */
-function readResult(result: unknown): { value: unknown } | { issues: ResponseIssue[] } | undefined {
-  try {
-    if (typeof result !== 'object' || result === null) return undefined;
-    const { issues } = result as { issues?: unknown };
-    if (issues === undefined) return 'value' in result ? { value: (result as { value: unknown }).value } : undefined;
-    return Array.isArray(issues) ? { issues: issues.map(readIssue) } : undefined;
-  } catch {
-    // A Proxy or a throwing getter: not a result lunas can read.
-    return undefined;
-  }
-}
+/** The message of an issue that gives none lunas can read. */
+const REFUSED = 'refused by the schema';
 
 /** One issue, with what cannot be read of it replaced: a refusal stays a refusal. */
 function readIssue(issue: unknown): ResponseIssue {
-  let path = 'data';
-  let message = 'refused by the schema';
+  const read = { path: 'data', message: REFUSED };
   try {
-    const given = (issue as { path?: unknown }).path;
-    if (Array.isArray(given)) path = dottedPath(['data', ...given.map(segmentKey)]);
+    const message = describeIssue(issue as SchemaIssue);
+    if (typeof message === 'string') read.message = message;
+    const { path } = issue as { path?: unknown };
+    if (Array.isArray(path)) read.path = dottedPath(['data', ...path.map(segmentKey)]);
   } catch {
-    // An odd path: the issue is still reported, at `data`.
+    // An issue that is not an object, or an odd path: what was read stays.
   }
-  try {
-    message = describeIssue(issue as SchemaIssue);
-  } catch {
-    // Keeps the generic message.
-  }
-  return { path, message: typeof message === 'string' ? message : 'refused by the schema' };
+  return read;
 }
 
 /** A path segment's key: a key itself, or a `{ key }` segment's; anything else throws. */
