@@ -9,7 +9,9 @@ import { LunasError } from './errors.js';
 import { isThenable, type Log } from './log.js';
 
 /**
- * Emitted before each attempt is sent.
+ * Emitted before each attempt is sent. When your signal aborts during the wait
+ * before a retry, that retry still gets its `request` event, at once followed
+ * by its final `response` event: nothing is sent (see {@link ResponseEvent}).
  *
  * @example
  * ```ts
@@ -28,7 +30,11 @@ export interface RequestEvent {
 }
 
 /**
- * Emitted when each attempt ends, whether or not a response came.
+ * Emitted when each attempt ends, whether or not a response came. Every call
+ * that sends anything ends with exactly one event whose `willRetry` is false,
+ * its last. When your signal aborts during the wait before a retry, that
+ * retry ends unsent: its events come at once, this one with `status`
+ * undefined, `error` an `APIUserAbortError` and `willRetry` false.
  *
  * @example
  * ```ts
@@ -44,7 +50,7 @@ export interface ResponseEvent extends RequestEvent {
   readonly durationMs: number;
   /** Why the attempt failed; undefined when it succeeded. */
   readonly error: LunasError | undefined;
-  /** Whether another attempt follows this one. */
+  /** Whether another attempt follows this one; false on the call's last event, and only there. */
   readonly willRetry: boolean;
 }
 
