@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, LunasError, type Logger, type StandardSchema } from '../../src/index.js';
+import { Client, LunasError, type Logger, RequestValidationError, type StandardSchema } from '../../src/index.js';
 import { expectPairedEvents, recordEvents } from '../helpers/recorders.js';
 import { TRANSFER_PARAMS } from '../helpers/requests.js';
 import { successResponse, transferData, WIRE_API_KEY, WIRE_BASE_URL } from '../helpers/wire.js';
@@ -80,7 +80,9 @@ async function expectSettles(client: Client, call: (client: Client) => Promise<u
     (error: unknown) => error,
   );
   if (outcome !== undefined) expect(outcome).toBeInstanceOf(LunasError);
-  expectPairedEvents(seen);
+  // Refused before sending: no attempt, so no event.
+  if (outcome instanceof RequestValidationError) expect(seen).toEqual([]);
+  else expectPairedEvents(seen);
   await new Promise((resolve) => setImmediate(resolve));
   expect(unhandled - before).toBe(0);
 }
@@ -88,9 +90,10 @@ async function expectSettles(client: Client, call: (client: Client) => Promise<u
 /** A fetch answering 503 (retry at once) `busy` times, then `last` for the final attempt. */
 function busyThen(busy: number, last: () => unknown): typeof fetch {
   let attempts = 0;
-  return (async () =>
+  // Not async: a `last` that throws throws from fetch itself, as a plain function's would.
+  return (() =>
     ++attempts <= busy
-      ? new Response('busy', { status: 503, headers: { 'retry-after-ms': '0' } })
+      ? Promise.resolve(new Response('busy', { status: 503, headers: { 'retry-after-ms': '0' } }))
       : last()) as unknown as typeof fetch;
 }
 
@@ -164,7 +167,7 @@ describe('whatever a plug-in does, the call settles and its events pair up', () 
     );
   });
 
-  it('a Standard Schema that answers anything, a result-shaped value or not', async () => {
+  it('a Standard Schema that answers anything, a result-shaped value or not, or is itself anything', async () => {
     const result = fc.oneof(
       foreign,
       foreign.map((value) => () => ({ value: value() })),
@@ -179,9 +182,17 @@ describe('whatever a plug-in does, the call settles and its events pair up', () 
       result,
       result.map((answer) => () => Promise.resolve(answer())),
     );
+    // Now and then the schema object itself is anything: refused before sending, or read safely.
+    const schemaOf = fc.oneof(
+      {
+        weight: 9,
+        arbitrary: validate.map((act) => () => ({ '~standard': { version: 1, vendor: 'p', validate: act } })),
+      },
+      { weight: 1, arbitrary: foreign },
+    );
     await fc.assert(
-      fc.asyncProperty(retries, validate, async (busy, act) => {
-        const schema = { '~standard': { version: 1, vendor: 'property', validate: act } } as StandardSchema<unknown>;
+      fc.asyncProperty(retries, schemaOf, async (busy, make) => {
+        const schema = make() as StandardSchema<unknown>;
         const fetch = busyThen(busy, () => successResponse({ id: 'po_1' }));
         const client = new Client({ ...base, maxRetries: busy, fetch });
         await expectSettles(client, (c) => c.get('/v1/payouts/po_1', { schema }));

@@ -14,6 +14,7 @@ import {
   type ClientOptions,
   LunasError,
   type Logger,
+  RequestValidationError,
   ResponseValidationError,
   type StandardSchema,
 } from '../../src/index.js';
@@ -234,6 +235,25 @@ describe('a caller’s Standard Schema', () => {
       { path: 'data.items.0.Symbol(s)', message: 'deep' },
       { path: 'data', message: 'bad code' },
     ]);
+  });
+
+  it.each<[string, () => unknown]>([
+    ['a revoked Proxy', revoked],
+    [
+      'an object whose ~standard getter throws',
+      () => ({
+        get '~standard'() {
+          throw Object.create(null);
+        },
+      }),
+    ],
+    ['a Proxy whose every read throws', () => new Proxy({}, { get: fail })],
+  ])('given as the schema, %s is refused before sending', async (_, make) => {
+    const { client, sent } = wireClient(() => successResponse({ id: 'po_1' }));
+    const error = await client.get('/v1/payouts/po_1', { schema: make() as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).fields).toHaveProperty('schema');
+    expect(sent).toHaveLength(0);
   });
 
   it('an empty list of issues is a refusal too', async () => {
