@@ -65,7 +65,7 @@ export async function decodeSuccess(
   raw: RawResponse,
   schema: StandardSchema<unknown> | undefined,
   page: number | undefined,
-  within: Within = (answer) => answer,
+  within: Within,
 ): Promise<unknown> {
   const list = page !== undefined;
   const parsed = parseJson(raw.text, raw.secret);
