@@ -452,16 +452,18 @@ function bounded(
 ): Promise<unknown> {
   if (signal?.aborted) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
-    const stopListening = signal ? onAbort(signal, () => reject(aborted())) : undefined;
-    const timer = setTimeout(() => reject(late()), Math.max(ms, 0));
-    const settle = () => {
+    // Whichever comes first, nothing of the others stays behind.
+    const settle = (act: () => void) => {
       clearTimeout(timer);
       stopListening?.();
+      act();
     };
+    const stopListening = signal ? onAbort(signal, () => settle(() => reject(aborted()))) : undefined;
+    const timer = setTimeout(() => settle(() => reject(late())), Math.max(ms, 0));
     // Not Promise.resolve: it reads a promise's `constructor`, which may throw.
     new Promise((settled) => settled(answer)).then(
-      (value) => (settle(), resolve(value)),
-      (error: unknown) => (settle(), reject(error)),
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
     );
   });
 }

@@ -6,6 +6,7 @@
  * the final event of a call aborted while waiting to retry, and the key of a
  * POST aborted before it was sent.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeThrown } from '../../src/core/describe-value.js';
 import {
@@ -288,6 +289,17 @@ describe('a caller’s Standard Schema', () => {
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as Error).message).toContain('the schema did not answer in time');
     expectPairedEvents(seen);
+  });
+
+  it('leaves nothing on the caller’s signal, whether it answers or runs out of time', async () => {
+    const { client } = wireClient(() => successResponse({ id: 'po_1' }), { timeout: 100 });
+    const signal = new AbortController().signal;
+    const answers = schemaOf(async (value) => ({ value }));
+    await expect(client.get('/v1/payouts/po_1', { schema: answers, signal })).resolves.toEqual({ id: 'po_1' });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const hangs = schemaOf(() => new Promise(() => undefined));
+    await expect(client.get('/v1/payouts/po_1', { schema: hangs, signal })).rejects.toThrow(ResponseValidationError);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('the caller’s abort while it has not answered ends the call with APIUserAbortError', async () => {
