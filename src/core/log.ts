@@ -33,6 +33,7 @@ type WriteLevel = Exclude<LogLevel, 'off'>;
 const rank: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 const WRITE_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
+/** Whether `value` names a level: how `logLevel` and `LUNAS_LOG` are read. */
 export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && Object.hasOwn(rank, value);
 }
