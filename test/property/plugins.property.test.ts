@@ -105,6 +105,16 @@ const finalAnswer = fc.constantFrom(
   () => Promise.reject(new TypeError('fetch failed')),
 );
 
+/** A Response whose body breaks off with anything, at any status. */
+const brokenBody: fc.Arbitrary<Act> = fc.tuple(foreign, fc.constantFrom(200, 404, 503)).map(([value, status]) => () => {
+  const body = new ReadableStream({
+    pull(controller) {
+      controller.error(value());
+    },
+  });
+  return new Response(body, { status });
+});
+
 describe('whatever a plug-in does, the call settles and its events pair up', () => {
   it('event listeners, with an abort at any point of the call', async () => {
     await fc.assert(
@@ -159,7 +169,7 @@ describe('whatever a plug-in does, the call settles and its events pair up', () 
 
   it('a custom fetch that answers anything, after any number of retried 503s', async () => {
     await fc.assert(
-      fc.asyncProperty(retries, behaviour, async (busy, act) => {
+      fc.asyncProperty(retries, fc.oneof(behaviour, brokenBody), async (busy, act) => {
         const client = new Client({ ...base, maxRetries: busy, fetch: busyThen(busy, act) });
         await expectSettles(client, (c) => c.transfers.create(TRANSFER_PARAMS));
       }),
