@@ -3,7 +3,7 @@ import { describeKind } from './core/describe-value.js';
 import { LunasError } from './core/errors.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import type { StandardSchema } from './core/standard-schema.js';
-import { isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
+import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
 import { readOptions } from './core/option-names.js';
 import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
 import { Transport } from './core/transport.js';
@@ -52,7 +52,10 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
-  /** Where log lines go. Default: `console`. */
+  /**
+   * Where log lines go. Default: `console`. An object with `debug`, `info`,
+   * `warn` and `error` methods; lines of a level it has no method for are dropped.
+   */
   logger?: Logger | undefined;
   /** The least severe level written. Default: `LUNAS_LOG`, else `warn`. */
   logLevel?: LogLevel | undefined;
@@ -127,11 +130,13 @@ export class Client {
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new LunasError('The fetch option must be a fetch-compatible function');
     }
+    const logger = options.logger ?? console;
+    const loggerLevels = checkLogger(logger);
 
     // A client made by withOptions() shares its parent's listeners.
     this.#events = inheritedEvents ?? new Events();
     inheritedEvents = undefined;
-    const log = new Log(options.logger ?? console, logLevel(options.logLevel), apiKey);
+    const log = new Log(logger, loggerLevels, logLevel(options.logLevel), apiKey);
     if (this.baseURL !== givenBaseURL) {
       log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${this.baseURL}`);
     }

@@ -183,8 +183,13 @@ function checkQuery(query: unknown): Record<string, string | number | boolean | 
  */
 function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T> | undefined {
   if (schema === undefined) return undefined;
-  const standard = (schema as { '~standard'?: { validate?: unknown } } | null)?.['~standard'];
-  if (typeof standard?.validate !== 'function')
+  let validate: unknown;
+  try {
+    validate = (schema as { '~standard'?: { validate?: unknown } } | null)?.['~standard']?.validate;
+  } catch {
+    // A Proxy or a getter that throws: not a schema lunas can use.
+  }
+  if (typeof validate !== 'function')
     throw new RequestValidationError({ schema: ['Schema must be a Standard Schema, such as a zod or valibot schema'] });
   return schema;
 }

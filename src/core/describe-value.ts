@@ -39,9 +39,13 @@ export function describeValue(value: unknown): string {
  * passed where the options go).
  */
 export function describeKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  const kind = typeof value;
+  if (value == null) return String(value);
+  let kind: string = typeof value;
+  try {
+    if (Array.isArray(value)) kind = 'array';
+  } catch {
+    // A revoked Proxy: Array.isArray throws, and this must not.
+  }
   return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
@@ -49,4 +53,21 @@ function quoted(text: string): string {
   const codePoints = Array.from(text);
   const shown = codePoints.length > MAX_ECHOED_LENGTH ? `${codePoints.slice(0, MAX_ECHOED_LENGTH).join('')}…` : text;
   return JSON.stringify(shown);
+}
+
+/**
+ * What a plug-in (a logger, a listener, a schema, a custom `fetch`) threw, for
+ * a log line or a message: an Error's name and message, a string, or else only
+ * the value's kind. Never throws: a `null`-prototype object, a symbol, a
+ * throwing getter or `toString`, a revoked Proxy are all named by their kind.
+ */
+export function describeThrown(value: unknown): string {
+  try {
+    const text = value instanceof Error ? `${value.name}: ${value.message}` : value;
+    // Cut short: a log line or a message stays readable whatever was thrown.
+    if (typeof text === 'string') return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    // A Proxy, or a getter or `toString` that throws: its kind below is all that can be read safely.
+  }
+  return describeKind(value);
 }

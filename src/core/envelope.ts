@@ -3,19 +3,21 @@
  * messages, `error` carries a message. Turns a response into parsed data or
  * the error its status calls for, whatever the body holds.
  */
+import { describeThrown } from './describe-value.js';
 import {
   addFieldMessages,
   APIError,
   describeFields,
   errorClassFor,
+  LunasError,
   type FieldErrors,
   type ResponseIssue,
   ResponseValidationError,
 } from './errors.js';
-import { redact } from './log.js';
+import { isThenable, redact } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import { dottedPath } from './schema.js';
-import type { StandardIssue, StandardResult, StandardSchema } from './standard-schema.js';
+import type { StandardIssue, StandardSchema } from './standard-schema.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -56,12 +58,14 @@ const PAGE_FIELDS = ['page', 'page_size', 'total_items'] as const;
  * Parses a 2xx response: a `success` envelope whose `data` `schema` checks
  * (any Standard Schema; unchecked without one). For a list (`page` is the
  * page requested), the result is the envelope's `data` with its paging
- * fields; otherwise the `data` alone.
+ * fields; otherwise the `data` alone. `within` bounds a schema that answers
+ * asynchronously (by the attempt's time left, and the caller's signal).
  */
 export async function decodeSuccess(
   raw: RawResponse,
   schema: StandardSchema<unknown> | undefined,
   page: number | undefined,
+  within: Within,
 ): Promise<unknown> {
   const list = page !== undefined;
   const parsed = parseJson(raw.text, raw.secret);
@@ -84,28 +88,72 @@ export async function decodeSuccess(
   }
   if (list && issues.length === 0) issues.push(...pagingIssues(body as unknown as PageEnvelope<unknown>, page));
   if (issues.length > 0) throw invalidResponse(raw, issues);
-  let data = body.data;
-  if (schema !== undefined) {
-    let result: StandardResult<unknown>;
-    try {
-      result = await schema['~standard'].validate(data);
-    } catch (error) {
-      // A caller's schema that throws instead of reporting issues: still a typed error, with the body.
-      const reason = error instanceof Error ? error.message : String(error);
-      throw invalidResponse(raw, [{ path: 'data', message: `the schema threw: ${redact(reason, raw.secret)}` }]);
-    }
-    if (result.issues !== undefined) {
-      throw invalidResponse(
-        raw,
-        result.issues.map((issue) => ({
-          path: dottedPath(['data', ...(issue.path ?? [])]),
-          message: describeIssue(issue),
-        })),
-      );
-    }
-    data = result.value;
-  }
+  const data = schema === undefined ? body.data : await checked(raw, schema, body.data, within);
   return list ? { data, page: body.page, page_size: body.page_size, total_items: body.total_items } : data;
+}
+
+/**
+ * Waits for an asynchronous schema's answer, or rejects with a `LunasError`:
+ * `late()` once the attempt's time is up, `APIUserAbortError` at the caller's abort.
+ */
+export type Within = (answer: PromiseLike<unknown>, late: () => LunasError) => PromiseLike<unknown>;
+
+/**
+ * `data` as the caller's schema returns it. Whatever the schema does (throws
+ * anything, answers with something that is not a Standard Schema result,
+ * never answers) ends as a `ResponseValidationError` carrying the body,
+ * never as a `TypeError` or a call that hangs.
+ */
+async function checked(
+  raw: RawResponse,
+  schema: StandardSchema<unknown>,
+  data: unknown,
+  within: Within,
+): Promise<unknown> {
+  const refuse = (message: string) => invalidResponse(raw, [{ path: 'data', message }]);
+  let result: unknown;
+  try {
+    const answer: unknown = schema['~standard'].validate(data);
+    result = isThenable(answer) ? await within(answer, () => refuse('the schema did not answer in time')) : answer;
+  } catch (error) {
+    if (error instanceof LunasError) throw error; // The attempt's deadline, or the caller's abort.
+    throw refuse(`the schema threw: ${redact(describeThrown(error), raw.secret)}`);
+  }
+  let issues: ResponseIssue[] | undefined;
+  try {
+    // Read once, defensively: `null`, a number or a revoked Proxy throw here, and are no result.
+    const given = (result as { issues?: unknown }).issues;
+    if (given === undefined && 'value' in (result as object)) return (result as { value: unknown }).value;
+    if (Array.isArray(given)) issues = given.map(readIssue);
+  } catch {
+    // Not a result lunas can read.
+  }
+  if (issues === undefined) throw refuse('the schema answered with neither a value nor a list of issues');
+  throw invalidResponse(raw, issues.length > 0 ? issues : [{ path: 'data', message: REFUSED }]);
+}
+
+/** The message of an issue that gives none lunas can read. */
+const REFUSED = 'refused by the schema';
+
+/** One issue, with what cannot be read of it replaced: a refusal stays a refusal. */
+function readIssue(issue: unknown): ResponseIssue {
+  const read = { path: 'data', message: REFUSED };
+  try {
+    const message = describeIssue(issue as SchemaIssue);
+    if (typeof message === 'string') read.message = message;
+    const { path } = issue as { path?: unknown };
+    if (Array.isArray(path)) read.path = dottedPath(['data', ...path.map(segmentKey)]);
+  } catch {
+    // An issue that is not an object, or an odd path: what was read stays.
+  }
+  return read;
+}
+
+/** A path segment's key: a key itself, or a `{ key }` segment's; anything else throws. */
+function segmentKey(segment: unknown): PropertyKey {
+  const key: unknown = typeof segment === 'object' && segment !== null ? (segment as { key: unknown }).key : segment;
+  if (typeof key === 'string' || typeof key === 'number' || typeof key === 'symbol') return key;
+  throw new TypeError('not a key');
 }
 
 /**
@@ -199,7 +247,7 @@ function invalidResponse(raw: RawResponse, issues: ResponseIssue[]): ResponseVal
 type SchemaIssue = StandardIssue & { code?: unknown; expected?: unknown };
 
 function describeIssue(issue: SchemaIssue): string {
-  if (issue.code === 'invalid_type') return `expected ${String(issue.expected)}`;
+  if (issue.code === 'invalid_type' && typeof issue.expected === 'string') return `expected ${issue.expected}`;
   if (issue.code === 'invalid_union') return 'does not match any accepted type';
   return issue.message;
 }

@@ -275,13 +275,18 @@ function ownBrand(candidate: unknown): unknown {
  * value's prototype chain carries the same brand (the same class in another copy).
  */
 function isInstanceOrBranded(errorClass: object, value: unknown): boolean {
-  if (Function.prototype[Symbol.hasInstance].call(errorClass, value)) return true;
-  const brand = ownBrand(errorClass);
-  if (typeof brand !== 'string' || typeof value !== 'object' || value === null) return false;
-  for (let link: unknown = Object.getPrototypeOf(value); link !== null; link = Object.getPrototypeOf(link)) {
-    if (ownBrand(Object.getOwnPropertyDescriptor(link, 'constructor')?.value) === brand) return true;
+  try {
+    if (Function.prototype[Symbol.hasInstance].call(errorClass, value)) return true;
+    const brand = ownBrand(errorClass);
+    if (typeof brand !== 'string' || typeof value !== 'object' || value === null) return false;
+    for (let link: unknown = Object.getPrototypeOf(value); link !== null; link = Object.getPrototypeOf(link)) {
+      if (ownBrand(Object.getOwnPropertyDescriptor(link, 'constructor')?.value) === brand) return true;
+    }
+    return false;
+  } catch {
+    // A revoked Proxy, or one whose traps throw: a foreign value, and the check must not throw on it.
+    return false;
   }
-  return false;
 }
 
 brandErrorClasses({

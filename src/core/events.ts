@@ -4,11 +4,14 @@
  * throws (or returns a rejected promise) is reported at warn level and never
  * breaks or delays the call.
  */
+import { describeThrown } from './describe-value.js';
 import { LunasError } from './errors.js';
-import type { Log } from './log.js';
+import { isThenable, type Log } from './log.js';
 
 /**
- * Emitted before each attempt is sent.
+ * Emitted before each attempt is sent. When your signal aborts during the wait
+ * before a retry, that retry still gets its `request` event, at once followed
+ * by its final `response` event: nothing is sent (see {@link ResponseEvent}).
  *
  * @example
  * ```ts
@@ -27,7 +30,11 @@ export interface RequestEvent {
 }
 
 /**
- * Emitted when each attempt ends, whether or not a response came.
+ * Emitted when each attempt ends, whether or not a response came. Every call
+ * that sends anything ends with exactly one event whose `willRetry` is false,
+ * its last. When your signal aborts during the wait before a retry, that
+ * retry ends unsent: its events come at once, this one with `status`
+ * undefined, `error` an `APIUserAbortError` and `willRetry` false.
  *
  * @example
  * ```ts
@@ -43,7 +50,7 @@ export interface ResponseEvent extends RequestEvent {
   readonly durationMs: number;
   /** Why the attempt failed; undefined when it succeeded. */
   readonly error: LunasError | undefined;
-  /** Whether another attempt follows this one. */
+  /** Whether another attempt follows this one; false on the call's last event, and only there. */
   readonly willRetry: boolean;
 }
 
@@ -90,7 +97,8 @@ export class Events {
   }
 
   emit<E extends keyof ClientEvents>(name: E, event: ClientEvents[E], log: Log): void {
-    for (const listener of this.#listeners[name]) {
+    // A copy: a listener that adds another at each event would otherwise never let the loop end.
+    for (const listener of [...this.#listeners[name]]) {
       try {
         const result: unknown = listener(event);
         // A listener may be async; its rejection must not surface as an unhandled one.
@@ -102,11 +110,6 @@ export class Events {
   }
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
 function reportListenerError(log: Log, name: string, error: unknown): void {
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  log.write('warn', `a '${name}' event listener threw, and was ignored: ${detail}`);
+  log.write('warn', `a '${name}' event listener threw, and was ignored: ${describeThrown(error)}`);
 }

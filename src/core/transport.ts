@@ -13,6 +13,7 @@ import { onAbort } from './abort-relay.js';
 import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import type { Events } from './events.js';
+import { describeThrown } from './describe-value.js';
 import { type Log, redact } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
@@ -139,9 +140,9 @@ export class Transport {
     const label = redact(`${spec.method} ${this.#config.baseURL}/${target}`, this.#config.apiKey);
     // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
     const http = this.#ky ?? (await this.#http());
-    // Aborted before anything is sent: no attempt, so no events either.
-    if (options.signal?.aborted)
-      throw new APIUserAbortError(`${label} was aborted by the caller before it was sent`, { idempotencyKey });
+    // Aborted before anything is sent: no attempt, so no events either, and
+    // no key on the error, since no request carried one.
+    if (options.signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller before it was sent`);
     const observed = events.has('request') || events.has('response');
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
@@ -155,7 +156,8 @@ export class Transport {
       let failedHeaders: Headers | undefined;
       let status: number | undefined;
       let requestId: string | undefined;
-      const started = observed ? performance.now() : 0;
+      let sent = attempt;
+      const started = performance.now();
       const ended = (error: LunasError | undefined, willRetry: boolean) => {
         if (observed) {
           const durationMs = performance.now() - started;
@@ -164,8 +166,14 @@ export class Transport {
         }
       };
       try {
-        if (log.enabled('debug')) log.write('debug', `${spec.method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
         if (observed) events.emit('request', { method: spec.method, url, attempt, idempotencyKey }, log);
+        // Aborted in the wait before this retry: the attempt ends unsent, with
+        // its pair of events, so the call's last event says `willRetry: false`.
+        if (attempt > 1 && options.signal?.aborted) {
+          sent--;
+          throw new APIUserAbortError(`${label} was aborted by the caller while waiting to retry`, { idempotencyKey });
+        }
+        if (log.enabled('debug')) log.write('debug', `${spec.method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
         const raw = await this.#attempt(
           http,
           spec.method,
@@ -181,22 +189,34 @@ export class Transport {
         requestId = raw.headers.get('x-request-id') ?? undefined;
         const info: ResponseInfo = { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey };
         if (status >= 200 && status < 300) {
-          const body = await decodeSuccess(raw, spec.schema, spec.page);
+          // An asynchronous schema shares the attempt's timeout, so a call's
+          // documented bound holds whatever the schema does.
+          const body = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
+            bounded(answer, started + timeout - performance.now(), options.signal, late, () => {
+              return new APIUserAbortError(`${label} was aborted by the caller`, { idempotencyKey });
+            }),
+          );
           ended(undefined, false);
           return { body, info };
         }
         failure = decodeFailure(raw);
         failedHeaders = raw.headers;
       } catch (error) {
-        if (!(error instanceof LunasError)) throw error;
-        failure = error;
+        // Whatever escaped (a plug-in's odd value, a bug of lunas), the call
+        // still rejects with a LunasError and the attempt still ends with its event.
+        failure =
+          error instanceof LunasError
+            ? error
+            : new LunasError(`${label} failed: ${redact(describeThrown(error), this.#config.apiKey)}`, {
+                idempotencyKey,
+              });
       }
       const willRetry = attempt <= maxRetries && isRetryable(failure);
       ended(failure, willRetry);
-      if (!willRetry) throw withAttempts(failure, attempt);
+      if (!willRetry) throw withAttempts(failure, sent);
       const wait = retryDelay(attempt, failedHeaders);
       log.write('info', `${label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
-      await sleep(wait, options.signal, idempotencyKey);
+      await sleep(wait, options.signal);
     }
   }
 
@@ -401,20 +421,49 @@ function withAttempts(error: LunasError, attempts: number): LunasError {
   return error;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined, idempotencyKey: string | undefined): Promise<void> {
-  const abortError = () =>
-    new APIUserAbortError('The call was aborted by the caller while waiting to retry', { idempotencyKey });
-  if (signal?.aborted) return Promise.reject(abortError());
-  return new Promise((resolve, reject) => {
+/** Resolves after `ms`, or as soon as `signal` aborts: the next attempt then ends unsent. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
     const stopListening = signal
       ? onAbort(signal, () => {
           clearTimeout(timer);
-          reject(abortError());
+          resolve();
         })
       : undefined;
     const timer = setTimeout(() => {
       stopListening?.();
       resolve();
     }, ms);
+  });
+}
+
+/**
+ * `answer` (an asynchronous schema's), or a rejection with `late()` once `ms`
+ * have passed, or with `aborted()` when `signal` aborts: a schema that never
+ * answers cannot hold a call past its attempt's timeout.
+ */
+function bounded(
+  answer: PromiseLike<unknown>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  late: () => LunasError,
+  aborted: () => LunasError,
+): Promise<unknown> {
+  if (signal?.aborted) return Promise.reject(aborted());
+  return new Promise((resolve, reject) => {
+    // Whichever comes first, nothing of the others stays behind.
+    const settle = (act: () => void) => {
+      clearTimeout(timer);
+      stopListening?.();
+      act();
+    };
+    const stopListening = signal ? onAbort(signal, () => settle(() => reject(aborted()))) : undefined;
+    const timer = setTimeout(() => settle(() => reject(late())), Math.max(ms, 0));
+    // Not Promise.resolve: it reads a promise's `constructor`, which may throw.
+    new Promise((settled) => settled(answer)).then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
   });
 }

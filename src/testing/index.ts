@@ -98,8 +98,8 @@ export interface SandboxOptions {
 
 /**
  * A running sandbox, returned by {@link startSandbox}. After {@link Sandbox.close},
- * the helpers that read or change its state (`balance`, `payCharge`,
- * `failCharge`, `seedCharges`, `transfers`, `inject`, `clearFaults`) throw a
+ * every helper that reads or changes its state (`balance`, `payCharge`,
+ * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`) throws a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `webhookFailures`) stay readable for assertions.
  */
@@ -300,10 +300,12 @@ export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
       });
     },
     addPayouts(payouts) {
-      if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
-        throw new TypeError('payouts must be an array of objects');
-      }
-      state.payouts.unshift(...structuredClone(payouts));
+      whileOpen('addPayouts', () => {
+        if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
+          throw new TypeError('payouts must be an array of objects');
+        }
+        state.payouts.unshift(...structuredClone(payouts));
+      });
     },
     get events() {
       return events.all.slice();

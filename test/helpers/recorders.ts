@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import type { Client, RequestEvent, ResponseEvent } from '../../src/index.js';
 
 /** One event a client emitted, with its name. */
@@ -21,6 +21,20 @@ export function recordEvents(client: Client): RecordedEvent[] {
 /** The response events among those recorded. */
 export function responseEvents(seen: RecordedEvent[]): ResponseEvent[] {
   return seen.flatMap((entry) => (entry.name === 'response' ? [entry.event] : []));
+}
+
+/**
+ * The rule every call keeps, however it ends: each `request` event is followed
+ * by its attempt's `response` event before the next attempt, and exactly one
+ * `response` event says `willRetry: false`, the last event of the call.
+ */
+export function expectPairedEvents(seen: RecordedEvent[]): void {
+  const names = seen.map((entry) => `${entry.name} ${entry.event.attempt}`);
+  const expected = seen.flatMap((_, i) => (i % 2 === 0 ? [`request ${i / 2 + 1}`, `response ${i / 2 + 1}`] : []));
+  expect(names).toEqual(expected);
+  const finals = responseEvents(seen).filter((event) => !event.willRetry);
+  expect(finals).toHaveLength(1);
+  expect(seen.at(-1)?.event).toBe(finals[0]);
 }
 
 /** Walks a list to its end, keeping what it yielded before any error. */
