@@ -1,3 +1,5 @@
+import { redact, type Secret } from './secrets.js';
+
 /** Levels, from the most to the least verbose. `off` silences the SDK. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
@@ -29,13 +31,13 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && Object.hasOwn(rank, value);
 }
 
-/** Writes lines at or above `level`, with every occurrence of `secret` masked. */
+/** Writes lines at or above `level`, with every form of the API key masked. */
 export class Log {
   readonly #logger: Logger;
   readonly #threshold: number;
-  readonly #secret: string;
+  readonly #secret: Secret;
 
-  constructor(logger: Logger, level: LogLevel, secret: string) {
+  constructor(logger: Logger, level: LogLevel, secret: Secret) {
     this.#logger = logger;
     this.#threshold = rank[level];
     this.#secret = secret;
@@ -51,9 +53,4 @@ export class Log {
     // service message could still echo the key back: mask it regardless.
     this.#logger[level](`lunas: ${redact(message, this.#secret)}`);
   }
-}
-
-/** Replaces every occurrence of `secret` in `text`. */
-export function redact(text: string, secret: string): string {
-  return secret !== '' && text.includes(secret) ? text.replaceAll(secret, '[REDACTED]') : text;
 }

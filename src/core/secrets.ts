@@ -1,0 +1,132 @@
+/**
+ * Keeping the API key out of everything lunas shows: text is masked in every
+ * form the key can take in a URL or a JSON body, and a value thrown by code
+ * lunas did not write (a custom `fetch`) is rebuilt from safe parts only.
+ */
+
+const MASK = '[REDACTED]';
+
+/** How deep a foreign cause chain is followed: enough for fetch's own two levels, and bounded. */
+const MAX_CAUSES = 4;
+
+/**
+ * The API key and one matcher for all its forms, built once per client. The
+ * key sits in private fields: a `Secret` prints and serialises as `{}`.
+ */
+export class Secret {
+  readonly #key: string;
+  /** Each character as itself, `%XX` (either case, once or twice encoded) or a JSON escape. */
+  readonly #forms: RegExp;
+
+  constructor(key: string) {
+    this.#key = key;
+    this.#forms = new RegExp([...key].map(charForms).join(''), 'g');
+  }
+
+  /** `text` with every form of the key replaced by `[REDACTED]`. */
+  mask(text: string): string {
+    if (this.#key === '') return text;
+    // Only `%` and `\` start an encoded character: text without either can hold the
+    // literal key alone, and skips the slower expression (most bodies and URLs).
+    if (!text.includes('%') && !text.includes('\\'))
+      return text.includes(this.#key) ? text.replaceAll(this.#key, MASK) : text;
+    return text.replace(this.#forms, MASK);
+  }
+}
+
+/**
+ * A character of the key (printable ASCII, checked at construction) as a URL
+ * or a JSON text may carry it. `+`-for-space needs no
+ * case: a key holds no space. Twice-encoded (`%252B`) covers a value encoded
+ * by the caller and again by the query builder.
+ */
+function charForms(char: string): string {
+  const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
+  const anyCase = hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+  const forms = [char.replace(/[\\^$.*+?()[\]{}|/-]/, '\\$&'), `%(?:25)?${anyCase}`, `\\\\u00${anyCase}`];
+  // JSON's short escapes of printable characters.
+  if (char === '/' || char === '"' || char === '\\') forms.push(`\\\\\\${char}`);
+  return `(?:${forms.join('|')})`;
+}
+
+/** Replaces every form of the key in `text`. */
+export function redact(text: string, secret: Secret): string {
+  return secret.mask(text);
+}
+
+/** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
+export function withoutSecret(headers: Headers, secret: Secret): Headers {
+  let echoed = false;
+  headers.forEach((value) => (echoed ||= secret.mask(value) !== value));
+  if (!echoed) return headers;
+  const masked = new Headers();
+  headers.forEach((value, name) => masked.append(name, secret.mask(value)));
+  return masked;
+}
+
+/**
+ * A fresh `Error` holding only what is safe to keep of a value lunas did not
+ * throw: its `name`, its `message` (masked), a string or number `code`, and
+ * its `cause` reduced the same way. Never the value itself nor its other
+ * properties: an HTTP client's error may carry the `Request`, its `Headers` or
+ * an axios-style `config`, with the key in `authorization`. Reading is guarded
+ * too: a thrown Proxy, getter or `null`-prototype object cannot break it.
+ */
+export function foreignError(thrown: unknown, secret?: Secret, seen: unknown[] = []): Error {
+  const mask = (text: string) => (secret ? secret.mask(text) : text);
+  seen.push(thrown);
+  const name = field(thrown, 'name');
+  const code = field(thrown, 'code');
+  const cause = field(thrown, 'cause');
+  const error = new Error(
+    mask(messageOf(thrown)),
+    cause === undefined || seen.length > MAX_CAUSES || seen.includes(cause)
+      ? undefined
+      : { cause: foreignError(cause, secret, seen) },
+  );
+  // Before the stack is first read, which is when V8 writes its header.
+  if (typeof name === 'string' && name !== '')
+    Object.defineProperty(error, 'name', { value: mask(name), configurable: true, writable: true });
+  if (typeof code === 'string') Object.assign(error, { code: mask(code) });
+  else if (typeof code === 'number') Object.assign(error, { code });
+  return error;
+}
+
+/**
+ * One line for a message: the error's message and its causes', or its code
+ * where a message is empty (Node's `AggregateError` of a refused connection).
+ */
+export function describeError(error: Error): string {
+  const parts: string[] = [];
+  for (let each: unknown = error; each instanceof Error; each = each.cause) {
+    const code = (each as { code?: unknown }).code;
+    const text = each.message === '' && code !== undefined ? String(code) : each.message;
+    if (text !== '') parts.push(text);
+  }
+  return parts.join(': ');
+}
+
+/** `value[key]` when it is a string or number; undefined when absent or unreadable. `cause` may be anything. */
+function field(value: unknown, key: 'name' | 'code' | 'cause'): unknown {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return undefined;
+  try {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    return key === 'cause' || typeof item === 'string' || typeof item === 'number' ? item : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message of a thrown value: a primitive as text, an object's string (or number) `message`. */
+function messageOf(thrown: unknown): string {
+  if (typeof thrown === 'string') return thrown;
+  if ((typeof thrown !== 'object' && typeof thrown !== 'function') || thrown === null) return String(thrown);
+  try {
+    const message: unknown = (thrown as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+    if (typeof message === 'number' || typeof message === 'boolean') return String(message);
+  } catch {
+    // A throwing getter, or a Proxy: no message.
+  }
+  return `a thrown ${typeof thrown} without a message`;
+}
