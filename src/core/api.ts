@@ -82,7 +82,7 @@ export class API {
     const { query, schema } = callFields(call);
     const spec = {
       method: 'GET',
-      path: relativePath(path),
+      path: relativePath(path, this.#transport.secret),
       query: checkQuery(query),
       schema: checkSchema(schema),
     } as const;
@@ -99,7 +99,7 @@ export class API {
     const { body, schema } = callFields(call);
     const spec = {
       method: 'POST',
-      path: relativePath(path),
+      path: relativePath(path, this.#transport.secret),
       body: serialize(body),
       schema: checkSchema(schema),
     } as const;
@@ -122,7 +122,7 @@ export class API {
     return new PagePromise(async () => {
       options = checkRequestOptions(options);
       const { page = 1, pagesize } = validate(listParams, params ?? {});
-      const relative = relativePath(path);
+      const relative = relativePath(path, this.#transport.secret);
       const transport = this.#transport;
       const source: PageSource<T> = {
         label: `GET /${relative}`,

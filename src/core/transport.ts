@@ -118,6 +118,11 @@ export class Transport {
     return this.#ky;
   }
 
+  /** The key's matcher, for messages built before a call reaches the transport. */
+  get secret(): Secret {
+    return this.#config.secret;
+  }
+
   /** A warn-level line through the client's log: something a call saw but did not fail on. */
   warn(message: string): void {
     this.#config.log.write('warn', message);

@@ -235,6 +235,20 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     expect(keyLeaks(shown(error, events, lines), key)).toEqual([]);
   });
 
+  it('in a raw path refused before sending: the path quoted in the message is masked before it is cut short', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const short = await rejectionOf(client.get(`/v1/things/${B64_KEY}?page=2`));
+    expect(short).toBeInstanceOf(RequestValidationError);
+    expect((short as Error).message).toContain('(got "/v1/things/[REDACTED]?page=2")');
+    // 45 characters before the key: cut at 60, an unmasked path would show the key's first 15.
+    const long = await rejectionOf(client.get(`/v1/${'a'.repeat(40)}/${B64_KEY}#top`));
+    expect(long).toBeInstanceOf(RequestValidationError);
+    expect((long as Error).message).toContain(`/[REDACTED]#top`);
+    expect((long as Error).message).not.toContain(B64_KEY.slice(0, 8));
+    expect(events).toEqual([]);
+    expect(keyLeaks([...shown(short, [], lines), ...shown(long, [], lines)], B64_KEY)).toEqual([]);
+  });
+
   it.each([
     [
       'percent-encoded, lower-case hex',
