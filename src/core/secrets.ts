@@ -10,8 +10,9 @@ const MASK = '[REDACTED]';
 const MAX_CAUSES = 4;
 
 /**
- * The API key and one matcher for all its forms, built once per client. The
- * key sits in private fields: a `Secret` prints and serialises as `{}`.
+ * The API key and one matcher for all its forms, built once per client from
+ * a key the client checked (1+ printable ASCII characters). The key sits in
+ * private fields: a `Secret` prints and serialises as `{}`.
  */
 export class Secret {
   readonly #key: string;
@@ -25,7 +26,6 @@ export class Secret {
 
   /** `text` with every form of the key replaced by `[REDACTED]`. */
   mask(text: string): string {
-    if (this.#key === '') return text;
     // Only `%` and `\` start an encoded character: text without either can hold the
     // literal key alone, and skips the slower expression (most bodies and URLs).
     if (!text.includes('%') && !text.includes('\\'))
@@ -73,22 +73,33 @@ export function withoutSecret(headers: Headers, secret: Secret): Headers {
  * too: a thrown Proxy, getter or `null`-prototype object cannot break it.
  */
 export function foreignError(thrown: unknown, secret?: Secret, seen: unknown[] = []): Error {
-  const mask = (text: string) => (secret ? secret.mask(text) : text);
+  const mask = (text: string) => secret?.mask(text) ?? text;
+  // Undefined when absent or unreadable: a throwing getter, a Proxy, `null`.
+  const read = (key: string): unknown => {
+    try {
+      return (thrown as Record<string, unknown>)[key];
+    } catch {
+      return undefined;
+    }
+  };
+  const text = (value: unknown) =>
+    typeof value === 'string' || typeof value === 'number' ? mask(String(value)) : undefined;
   seen.push(thrown);
-  const name = field(thrown, 'name');
-  const code = field(thrown, 'code');
-  const cause = field(thrown, 'cause');
+  const cause = read('cause');
   const error = new Error(
-    mask(messageOf(thrown)),
+    text(read('message')) ??
+      // An object (a Proxy included) is never turned into a string: its toString is not ours to call.
+      (Object(thrown) === thrown ? 'a thrown object without a message' : mask(String(thrown))),
     cause === undefined || seen.length > MAX_CAUSES || seen.includes(cause)
       ? undefined
       : { cause: foreignError(cause, secret, seen) },
   );
   // Before the stack is first read, which is when V8 writes its header.
-  if (typeof name === 'string' && name !== '')
-    Object.defineProperty(error, 'name', { value: mask(name), configurable: true, writable: true });
-  if (typeof code === 'string') Object.assign(error, { code: mask(code) });
-  else if (typeof code === 'number') Object.assign(error, { code });
+  const name = text(read('name'));
+  if (name) Object.defineProperty(error, 'name', { value: name, configurable: true, writable: true });
+  const code = read('code');
+  if (typeof code === 'number') Object.assign(error, { code });
+  else if (typeof code === 'string') Object.assign(error, { code: mask(code) });
   return error;
 }
 
@@ -97,36 +108,8 @@ export function foreignError(thrown: unknown, secret?: Secret, seen: unknown[] =
  * where a message is empty (Node's `AggregateError` of a refused connection).
  */
 export function describeError(error: Error): string {
-  const parts: string[] = [];
-  for (let each: unknown = error; each instanceof Error; each = each.cause) {
-    const code = (each as { code?: unknown }).code;
-    const text = each.message === '' && code !== undefined ? String(code) : each.message;
-    if (text !== '') parts.push(text);
-  }
-  return parts.join(': ');
-}
-
-/** `value[key]` when it is a string or number; undefined when absent or unreadable. `cause` may be anything. */
-function field(value: unknown, key: 'name' | 'code' | 'cause'): unknown {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return undefined;
-  try {
-    const item: unknown = (value as Record<string, unknown>)[key];
-    return key === 'cause' || typeof item === 'string' || typeof item === 'number' ? item : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The message of a thrown value: a primitive as text, an object's string (or number) `message`. */
-function messageOf(thrown: unknown): string {
-  if (typeof thrown === 'string') return thrown;
-  if ((typeof thrown !== 'object' && typeof thrown !== 'function') || thrown === null) return String(thrown);
-  try {
-    const message: unknown = (thrown as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-    if (typeof message === 'number' || typeof message === 'boolean') return String(message);
-  } catch {
-    // A throwing getter, or a Proxy: no message.
-  }
-  return `a thrown ${typeof thrown} without a message`;
+  const parts: unknown[] = [];
+  for (let each: unknown = error; each instanceof Error; each = each.cause)
+    parts.push(each.message || (each as { code?: unknown }).code);
+  return parts.filter(Boolean).join(': ');
 }
