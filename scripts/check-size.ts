@@ -15,10 +15,10 @@
 // drops an item), and the attempt timeout through ky's own signal with a
 // cancellable body reader (+0.2 KB: about 17 µs less CPU per call, see
 // docs/performance.md), and the key masked in every encoding with foreign errors
-// rebuilt from safe parts (+0.35 KB, issue 16 section 2).
+// rebuilt from safe parts, never backtracking exponentially on a backslash-heavy key (+0.46 KB, issue 16 §2).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 28_350;
+const GZIP_BUDGET_BYTES = 28_460;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

@@ -21,7 +21,17 @@ export class Secret {
 
   constructor(key: string) {
     this.#key = key;
-    this.#forms = new RegExp([...key].map(charForms).join(''), 'g');
+    const forms = (key.match(/\\+[/"]?|[^\\]/g) ?? []).map((piece) => {
+      if (piece[0] !== '\\') return charForms(piece);
+      // A run of backslashes, and the `/` or `"` after it, is one choice: raw, JSON-escaped
+      // (each backslash doubled) or encoded. As a choice per character, `\\/` read as `\\`
+      // then `/` or as `\` then `\/` gave a hostile body exponential backtracking.
+      const r = piece.replace(/[/"]$/, '').length;
+      const last = piece.slice(r);
+      const after = last && charForms(last);
+      return `(?:\\\\{${2 * r}}${after}|\\\\{${r}}${last}|(?:%(?:25)?5[cC]|\\\\u005[cC]){${r}}${after})`;
+    });
+    this.#forms = new RegExp(forms.join(''), 'g');
   }
 
   /** `text` with every form of the key replaced by `[REDACTED]`. */
@@ -44,8 +54,8 @@ function charForms(char: string): string {
   const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
   const anyCase = hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
   const forms = [char.replace(/[\\^$.*+?()[\]{}|/-]/, '\\$&'), `%(?:25)?${anyCase}`, `\\\\u00${anyCase}`];
-  // JSON's short escapes of printable characters.
-  if (char === '/' || char === '"' || char === '\\') forms.push(`\\\\\\${char}`);
+  // JSON's short escapes of the printable characters other than `\` (a run of its own).
+  if (char === '/' || char === '"') forms.push(`\\\\\\${char}`);
   return `(?:${forms.join('|')})`;
 }
 

@@ -11,6 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Secret } from '../../src/core/secrets.js';
 import { Client, LunasError, type Logger } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings } from '../helpers/key-forms.js';
 import { recordEvents } from '../helpers/recorders.js';
@@ -178,5 +179,45 @@ describe('the API key, in any form, placed anywhere', () => {
       ),
       { numRuns: RUNS },
     );
+  });
+});
+
+/** Keys heavy in the characters whose forms overlap: `\\`, `/`, `"`, `%`. */
+const trickyKey = fc.string({
+  unit: fc.constantFrom('\\', '/', '"', '%', '2', '5', 'u', '0', 'c', 'A'),
+  minLength: 1,
+  maxLength: 40,
+});
+
+describe('the matcher', () => {
+  it('masks every form an encoder gives any key, inside any text', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(key, trickyKey),
+        fc.nat(),
+        fc.string({ maxLength: 20 }),
+        fc.string({ maxLength: 20 }),
+        (secret, pick, before, after) => {
+          const forms = keyForms(secret);
+          const text = `${before}${forms[pick % forms.length]!}${after}`;
+          const masked = new Secret(secret).mask(text);
+          expect(masked).toContain('[REDACTED]');
+          // Only where the mask itself spells the key (a key inside "[REDACTED]") may it remain.
+          if (!'[REDACTED]'.includes(secret)) expect(masked).not.toContain(secret);
+        },
+      ),
+      { numRuns: RUNS * 10 },
+    );
+  });
+
+  it('takes linear time on a hostile body, whatever the key', () => {
+    // Runs of backslashes and `\\/` pairs: per-character alternatives backtracked exponentially on them.
+    for (const secret of ['\\'.repeat(24), '\\/'.repeat(16), '\\"'.repeat(16), '%'.repeat(24), '%25'.repeat(12)]) {
+      const near = keyForms(secret).map((form) => form.slice(0, -1));
+      const body = `${near.join('x')}x`.repeat(Math.ceil(50_000 / near.join('x').length));
+      const started = performance.now();
+      new Secret(secret).mask(body);
+      expect(performance.now() - started).toBeLessThan(250);
+    }
   });
 });
