@@ -14,8 +14,9 @@
 // event parser into a Client-only bundle, and the id-window walk that never
 // drops an item), and the attempt timeout through ky's own signal with a
 // cancellable body reader (+0.2 KB: about 17 µs less CPU per call, see
-// docs/performance.md), and the key masked in every encoding with foreign errors
-// rebuilt from safe parts, never backtracking exponentially on a backslash-heavy key (+0.46 KB, issue 16 §2).
+// docs/performance.md), and the key masked in every encoding, without exponential
+// backtracking on a backslash-heavy key, with foreign errors rebuilt from safe
+// parts (+0.46 KB, issue 16 section 2).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
 const GZIP_BUDGET_BYTES = 28_460;
