@@ -10,6 +10,7 @@ import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
 import { intParam, validate, z } from './schema.js';
+import { describeError, foreignError, redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';
 
@@ -83,7 +84,7 @@ export class API {
     const spec = {
       method: 'GET',
       path: relativePath(path, this.#transport.secret),
-      query: checkQuery(query),
+      query: checkQuery(query, this.#transport.secret),
       schema: checkSchema(schema),
     } as const;
     const { body, info } = await this.#transport.request<T>(spec, options);
@@ -100,7 +101,7 @@ export class API {
     const spec = {
       method: 'POST',
       path: relativePath(path, this.#transport.secret),
-      body: serialize(body),
+      body: serialize(body, this.#transport.secret),
       schema: checkSchema(schema),
     } as const;
     const result = await this.#transport.request<T>(spec, options);
@@ -150,7 +151,7 @@ function callFields<C extends object>(call: C | null | undefined): Partial<C> {
   return typeof call === 'object' && call !== null ? call : {};
 }
 
-function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {
+function checkQuery(query: unknown, secret: Secret): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;
   // Only a plain object's own entries are read: a URLSearchParams or a Map
   // has none, and would be sent as no query at all.
@@ -166,7 +167,8 @@ function checkQuery(query: unknown): Record<string, string | number | boolean | 
       (typeof value === 'string' && !hasLoneSurrogate(value));
     if (!ok || hasLoneSurrogate(name)) {
       const message = `Query values must be strings (Unicode text), finite numbers or booleans (got ${describeValue(value)})`;
-      addFieldMessages(problems, `query.${name}`, [message]);
+      // The name is the caller's: masked, should the key have been put there.
+      addFieldMessages(problems, `query.${redact(name, secret)}`, [message]);
     }
   }
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
@@ -186,13 +188,14 @@ function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T
 }
 
 /** The body as JSON text, once, so a body JSON cannot carry is refused before sending. */
-function serialize(body: unknown): string | undefined {
+function serialize(body: unknown, secret: Secret): string | undefined {
   if (body === undefined) return undefined;
   let text: string | undefined;
   try {
     text = JSON.stringify(body);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // A toJSON may throw anything, a value whose String() throws included.
+    const reason = describeError(foreignError(error, secret));
     throw new RequestValidationError({ body: [`Body must be JSON-serialisable: ${reason}`] });
   }
   if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });

@@ -249,6 +249,54 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     expect(keyLeaks([...shown(short, [], lines), ...shown(long, [], lines)], B64_KEY)).toEqual([]);
   });
 
+  it('in what a caller passed and lunas refuses before sending: a query name, a body whose toJSON names it', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const query = await rejectionOf(client.get('/v1/things', { query: { [B64_KEY]: Number.NaN } }));
+    expect(query).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((query as RequestValidationError).fields)).toEqual(['query.[REDACTED]']);
+    const body = await rejectionOf(
+      client.post('/v1/things', {
+        body: {
+          toJSON: () => {
+            throw new Error(`cannot send ${encodeURIComponent(B64_KEY)}`);
+          },
+        },
+      }),
+    );
+    expect(body).toBeInstanceOf(RequestValidationError);
+    expect((body as Error).message).toContain('Body must be JSON-serialisable: cannot send [REDACTED]');
+    expect(events).toEqual([]);
+    expect(keyLeaks([...shown(query, [], lines), ...shown(body, [], lines)], B64_KEY)).toEqual([]);
+  });
+
+  it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
+    const { client } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    for (const thrown of [
+      Object.create(null),
+      Symbol('x'),
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ]) {
+      const error = await rejectionOf(
+        client.post('/v1/things', {
+          body: {
+            toJSON: () => {
+              throw thrown;
+            },
+          },
+        }),
+      );
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['body']);
+    }
+  });
+
   it.each([
     [
       'percent-encoded, lower-case hex',
