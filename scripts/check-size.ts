@@ -16,10 +16,10 @@
 // cancellable body reader (+0.2 KB: about 17 µs less CPU per call, see
 // docs/performance.md), and the key masked in every encoding, without exponential
 // backtracking on a backslash-heavy key, with foreign errors rebuilt from safe
-// parts (+0.46 KB, issue 16 section 2).
+// parts (+0.49 KB, issue 16 section 2).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 28_460;
+const GZIP_BUDGET_BYTES = 28_485;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();
