@@ -46,9 +46,10 @@ export class Secret {
 
 /**
  * A character of the key (printable ASCII, checked at construction) as a URL
- * or a JSON text may carry it. `+`-for-space needs no
- * case: a key holds no space. Twice-encoded (`%252B`) covers a value encoded
- * by the caller and again by the query builder.
+ * or a JSON text may carry it. Twice-encoded (`%252B`) covers a value the
+ * caller encoded before the query builder did. No `+` for a space: a key has
+ * no space, and lunas sends a `+` of the key as `%2B` in a query, which a
+ * form decoder reads back as `+`.
  */
 function charForms(char: string): string {
   const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
@@ -104,7 +105,7 @@ export function foreignError(thrown: unknown, secret?: Secret, seen: unknown[] =
       ? undefined
       : { cause: foreignError(cause, secret, seen) },
   );
-  // Before the stack is first read, which is when V8 writes its header.
+  // V8 wrote the stack's `Error:` header at construction: `util.inspect` shows `Error [TypeError]`, a copy.
   const name = text(read('name'));
   if (name) Object.defineProperty(error, 'name', { value: name, configurable: true, writable: true });
   const code = read('code');
