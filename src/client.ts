@@ -6,6 +6,7 @@ import type { StandardSchema } from './core/standard-schema.js';
 import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
 import { readOptions } from './core/option-names.js';
 import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
+import { Secret } from './core/secrets.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
 import { PaymentMethods } from './resources/payment-methods.js';
@@ -136,13 +137,15 @@ export class Client {
     // A client made by withOptions() shares its parent's listeners.
     this.#events = inheritedEvents ?? new Events();
     inheritedEvents = undefined;
-    const log = new Log(logger, loggerLevels, logLevel(options.logLevel), apiKey);
+    const secret = new Secret(apiKey);
+    const log = new Log(logger, loggerLevels, logLevel(options.logLevel), secret);
     if (this.baseURL !== givenBaseURL) {
       log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${this.baseURL}`);
     }
 
     const transport = new Transport({
       apiKey,
+      secret,
       baseURL: this.baseURL,
       timeout: this.timeout,
       maxRetries: this.maxRetries,

@@ -10,6 +10,7 @@ import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
 import { intParam, validate, z } from './schema.js';
+import { describeError, foreignError, redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';
 
@@ -86,8 +87,8 @@ export class API {
     const fields = call ?? { query, schema };
     const spec = {
       method: 'GET',
-      path: relativePath(path),
-      query: checkQuery(fields.query),
+      path: relativePath(path, this.#transport.secret),
+      query: checkQuery(fields.query, this.#transport.secret),
       schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
     } as const;
     const { body, info } = await this.#transport.request<T>(spec, request);
@@ -104,8 +105,8 @@ export class API {
     const fields = call ?? { body, schema };
     const spec = {
       method: 'POST',
-      path: relativePath(path),
-      body: serialize(fields.body),
+      path: relativePath(path, this.#transport.secret),
+      body: serialize(fields.body, this.#transport.secret),
       schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
     } as const;
     const result = await this.#transport.request<T>(spec, request);
@@ -127,7 +128,7 @@ export class API {
     return new PagePromise(async () => {
       options = checkRequestOptions(options);
       const { page = 1, pagesize } = validate(listParams, params ?? {});
-      const relative = relativePath(path);
+      const relative = relativePath(path, this.#transport.secret);
       const transport = this.#transport;
       const source: PageSource<T> = {
         label: `GET /${relative}`,
@@ -154,7 +155,7 @@ export class API {
 const RAW_GET_NAMES = ['query', 'schema'] as const;
 const RAW_POST_NAMES = ['body', 'schema'] as const;
 
-function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {
+function checkQuery(query: unknown, secret: Secret): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;
   // Only a plain object's own entries are read: a URLSearchParams or a Map
   // has none, and would be sent as no query at all.
@@ -170,7 +171,8 @@ function checkQuery(query: unknown): Record<string, string | number | boolean | 
       (typeof value === 'string' && !hasLoneSurrogate(value));
     if (!ok || hasLoneSurrogate(name)) {
       const message = `Query values must be strings (Unicode text), finite numbers or booleans (got ${describeValue(value)})`;
-      addFieldMessages(problems, `query.${name}`, [message]);
+      // The name is the caller's: masked, should the key have been put there.
+      addFieldMessages(problems, `query.${redact(name, secret)}`, [message]);
     }
   }
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
@@ -195,13 +197,14 @@ function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T
 }
 
 /** The body as JSON text, once, so a body JSON cannot carry is refused before sending. */
-function serialize(body: unknown): string | undefined {
+function serialize(body: unknown, secret: Secret): string | undefined {
   if (body === undefined) return undefined;
   let text: string | undefined;
   try {
     text = JSON.stringify(body);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // A toJSON may throw anything, a value whose String() throws included.
+    const reason = describeError(foreignError(error, secret));
     throw new RequestValidationError({ body: [`Body must be JSON-serialisable: ${reason}`] });
   }
   if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });

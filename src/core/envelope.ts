@@ -14,9 +14,10 @@ import {
   type ResponseIssue,
   ResponseValidationError,
 } from './errors.js';
-import { isThenable, redact } from './log.js';
+import { isThenable } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import { dottedPath } from './schema.js';
+import { redact, type Secret } from './secrets.js';
 import type { StandardIssue, StandardSchema } from './standard-schema.js';
 
 /** A response read to the end, with the context errors report. */
@@ -27,8 +28,8 @@ export interface RawResponse {
   /** `POST /v1/transfers`, for messages. */
   label: string;
   idempotencyKey: string | undefined;
-  /** The API key, masked in anything parsed from the body. */
-  secret: string;
+  /** The API key's matcher, for text that does not come from the body (already masked). */
+  secret: Secret;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -37,15 +38,13 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJson(text: string, secret: string): { ok: true; value: unknown } | { ok: false } {
+/**
+ * No reviver: the transport masked every form of the key in the text, escaped
+ * ones (`\/`, `\u0041`) included, so no parsed string can hold it.
+ */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    // The transport masked the key in the text; an escaped echo of it (`\/`,
-    // `\u0041`) survives that and is only whole after parsing. Bodies without
-    // a backslash cannot hold one, and skip the slower reviver.
-    const value: unknown = text.includes('\\')
-      ? JSON.parse(text, (_key, item: unknown) => (typeof item === 'string' ? redact(item, secret) : item))
-      : JSON.parse(text);
-    return { ok: true, value };
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     return { ok: false };
   }
@@ -68,7 +67,7 @@ export async function decodeSuccess(
   within: Within,
 ): Promise<unknown> {
   const list = page !== undefined;
-  const parsed = parseJson(raw.text, raw.secret);
+  const parsed = parseJson(raw.text);
   if (!parsed.ok) {
     throw invalidResponse(raw, [{ path: '', message: raw.text === '' ? 'the body is empty' : 'the body is not JSON' }]);
   }
@@ -172,7 +171,7 @@ function pagingIssues(answer: PageEnvelope<unknown>, requested: number): Respons
 
 /** The error for a non-2xx response, with the service's message when the body has one. */
 export function decodeFailure(raw: RawResponse): APIError {
-  const parsed = parseJson(raw.text, raw.secret);
+  const parsed = parseJson(raw.text);
   return apiError(raw, parsed.ok ? parsed.value : raw.text);
 }
 

@@ -1,4 +1,5 @@
 import { LunasError } from './errors.js';
+import { redact, type Secret } from './secrets.js';
 
 /** Levels, from the most to the least verbose. `off` silences the SDK. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
@@ -66,15 +67,15 @@ export function checkLogger(logger: unknown): ReadonlySet<WriteLevel> {
   return levels;
 }
 
-/** Writes lines at or above `level`, with every occurrence of `secret` masked. */
+/** Writes lines at or above `level`, with every form of the API key masked. */
 export class Log {
   readonly #logger: Logger;
   readonly #threshold: number;
-  readonly #secret: string;
+  readonly #secret: Secret;
   readonly #levels: ReadonlySet<WriteLevel>;
 
   /** `levels`: those `logger` has a method for, from {@link checkLogger}. */
-  constructor(logger: Logger, levels: ReadonlySet<WriteLevel>, level: LogLevel, secret: string) {
+  constructor(logger: Logger, levels: ReadonlySet<WriteLevel>, level: LogLevel, secret: Secret) {
     this.#logger = logger;
     this.#levels = levels;
     this.#threshold = rank[level];
@@ -113,8 +114,3 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 function ignore(): void {}
-
-/** Replaces every occurrence of `secret` in `text`. */
-export function redact(text: string, secret: string): string {
-  return secret !== '' && text.includes(secret) ? text.replaceAll(secret, '[REDACTED]') : text;
-}

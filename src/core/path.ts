@@ -4,6 +4,7 @@
  */
 import { describeValue } from './describe-value.js';
 import { RequestValidationError } from './errors.js';
+import { redact, type Secret } from './secrets.js';
 
 /**
  * One path segment for an id. Percent-encoding keeps `/`, `?` and `#` inside
@@ -50,16 +51,19 @@ export function path(strings: TemplateStringsArray, ...ids: unknown[]): Resource
  * (`/v1/payouts`), returned without its leading slash. Refuses what would
  * leave the base URL's path or change the request's meaning: a scheme or
  * host, `.`/`..` or empty segments, a query or fragment (use `query`),
- * backslashes, whitespace and control characters.
+ * backslashes, whitespace and control characters. A refusal quotes the
+ * path, with the key masked by `secret`.
  */
-export function relativePath(value: unknown): string {
+export function relativePath(value: unknown, secret?: Secret): string {
   if (value instanceof ResourcePath) return value.relative;
   const refuse = (message: string): never => {
     throw new RequestValidationError({ path: [message] });
   };
   if (typeof value !== 'string' || value === '' || value === '/')
     return refuse('Path must be a non-empty string such as /v1/payouts');
-  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  // Masked before it is cut short: a caller may have put the key in the path, and a cut key no longer matches.
+  const masked = secret ? redact(value, secret) : value;
+  const shown = masked.length > 60 ? `${masked.slice(0, 60)}…` : masked;
   if (hasLoneSurrogate(value)) return refuse(`Path is not valid Unicode text (got ${JSON.stringify(shown)})`);
   if (/^[a-z][a-z\d+.-]*:/i.test(value) || value.startsWith('//'))
     return refuse(`Path must be relative to the base URL, such as /v1/payouts (got ${JSON.stringify(shown)})`);

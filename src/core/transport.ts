@@ -14,15 +14,18 @@ import { decodeFailure, decodeSuccess, type RawResponse } from './envelope.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, LunasError } from './errors.js';
 import type { Events } from './events.js';
 import { describeThrown } from './describe-value.js';
-import { type Log, redact } from './log.js';
+import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { isRetryable, retryDelay } from './retry.js';
+import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 
 /** What the transport needs from the client's options, already checked. */
 export interface TransportConfig {
   apiKey: string;
+  /** The key's matcher, shared with the log: masks it in every form. */
+  secret: Secret;
   baseURL: string;
   timeout: number;
   maxRetries: number;
@@ -116,6 +119,11 @@ export class Transport {
     return this.#ky;
   }
 
+  /** The key's matcher, for messages built before a call reaches the transport. */
+  get secret(): Secret {
+    return this.#config.secret;
+  }
+
   /** A warn-level line through the client's log: something a call saw but did not fail on. */
   warn(message: string): void {
     this.#config.log.write('warn', message);
@@ -137,7 +145,7 @@ export class Transport {
     const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
     // The full URL, so a wrong baseURL shows in every message and log line;
     // masked, should a raw call have put the key in its path or query.
-    const label = redact(`${spec.method} ${this.#config.baseURL}/${target}`, this.#config.apiKey);
+    const label = redact(`${spec.method} ${this.#config.baseURL}/${target}`, this.#config.secret);
     // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
     const http = this.#ky ?? (await this.#http());
     // Aborted before anything is sent: no attempt, so no events either, and
@@ -148,7 +156,7 @@ export class Transport {
     // caller have put it in a path or query: events and log lines show it.
     const url =
       observed || log.enabled('debug')
-        ? redact(new URL(`${this.#config.baseURL}/${target}`).href, this.#config.apiKey)
+        ? redact(new URL(`${this.#config.baseURL}/${target}`).href, this.#config.secret)
         : '';
 
     for (let attempt = 1; ; attempt++) {
@@ -207,7 +215,7 @@ export class Transport {
         failure =
           error instanceof LunasError
             ? error
-            : new LunasError(`${label} failed: ${redact(describeThrown(error), this.#config.apiKey)}`, {
+            : new LunasError(`${label} failed: ${redact(describeThrown(error), this.#config.secret)}`, {
                 idempotencyKey,
               });
       }
@@ -276,7 +284,7 @@ export class Transport {
     };
     const stopListening = signal ? onAbort(signal, stop) : undefined;
     let bodyTimer: ReturnType<typeof setTimeout> | undefined;
-    const secret = this.#config.apiKey;
+    const secret = this.#config.secret;
     try {
       const init = { method, headers, body, timeout } as AttemptOptions;
       if (controller) init.attemptSignal = controller.signal;
@@ -304,16 +312,13 @@ export class Transport {
       // Whatever ended the attempt, nothing of it keeps running.
       stop();
       if (signal?.aborted) throw userAbort();
-      if (timedOut || error instanceof (await loadKy()).TimeoutError) {
+      if (timedOut || isInstance(error, (await loadKy()).TimeoutError)) {
         throw new APIConnectionTimeoutError(`${label} timed out after ${timeout} ms`, { idempotencyKey });
       }
-      const detail = describeCause(error);
-      const masked = redact(detail, secret);
-      throw new APIConnectionError(`${label} got no response: ${masked}`, {
-        // A custom fetch may carry the request's headers in its error (HTTP-client wrappers do).
-        cause: masked === detail && !carriesSecret(error, secret) ? error : new Error(masked),
-        idempotencyKey,
-      });
+      // Rebuilt from safe parts, never attached as thrown: a custom fetch's error
+      // may carry the Request, its Headers or an axios-style config.
+      const cause = foreignError(error, secret);
+      throw new APIConnectionError(`${label} got no response: ${describeError(cause)}`, { cause, idempotencyKey });
     } finally {
       clearTimeout(bodyTimer);
       stopListening?.();
@@ -371,45 +376,22 @@ function loadKy(): Promise<typeof import('ky')> {
     (module) => module,
     (error: unknown) => {
       kyModule = undefined; // A later call tries again.
-      throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeCause(error)}`, {
-        cause: error,
+      const cause = foreignError(error);
+      throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeError(cause)}`, {
+        cause,
       });
     },
   );
   return kyModule;
 }
 
-/** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
-function withoutSecret(headers: Headers, secret: string): Headers {
-  let echoed = false;
-  headers.forEach((value) => (echoed ||= value.includes(secret)));
-  if (!echoed) return headers;
-  const masked = new Headers();
-  headers.forEach((value, name) => masked.append(name, redact(value, secret)));
-  return masked;
-}
-
-/** Whether `value`'s own string properties, a few levels down, contain `secret`. */
-function carriesSecret(value: unknown, secret: string, depth = 0, seen = new Set<object>()): boolean {
-  if (typeof value === 'string') return value.includes(secret);
-  if (typeof value !== 'object' || value === null || depth > 4 || seen.has(value)) return false;
-  seen.add(value);
-  for (const key of Object.getOwnPropertyNames(value)) {
-    let child: unknown;
-    try {
-      child = (value as Record<string, unknown>)[key];
-    } catch {
-      continue;
-    }
-    if (carriesSecret(child, secret, depth + 1, seen)) return true;
+/** `instanceof` that cannot throw: a thrown Proxy may trap reading its prototype. */
+function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
   }
-  return false;
-}
-
-function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }
 
 /** Adds the attempt count to a final error, and the safe way to retry a POST. */

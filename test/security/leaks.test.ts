@@ -14,9 +14,12 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Page, PagePromise } from 'lunas-sdk';
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
+import { keyForms, keyLeaks } from '../helpers/key-forms.js';
+import { recordEvents } from '../helpers/recorders.js';
 import { successResponse, transferData, WIRE_API_KEY, wireClient } from '../helpers/wire.js';
 
-const KEY = 'sk_live_sweep_4f1c9a7e2b';
+/** Base64-style: `+`, `/` and `=` are percent-encoded in a URL, `/` JSON-escaped as `\/` by some encoders. */
+const KEY = 'sk_live_sw+ep/4f1c9a7e2b==';
 
 function renderings(value: unknown): string[] {
   const out = [
@@ -37,15 +40,9 @@ function safeStringify(value: unknown): string {
   }
 }
 
+/** Every form of `key` (literal, percent-encoded, JSON-escaped) that a rendering of `values` holds. */
 function leaksOf(values: unknown[], key: string): string[] {
-  return values.flatMap((value, index) =>
-    renderings(value)
-      .filter((text) => text.includes(key))
-      .map(
-        (text) =>
-          `value ${index}: ${text.slice(Math.max(0, text.indexOf(key) - 120), text.indexOf(key) + key.length + 20)}`,
-      ),
-  );
+  return values.flatMap((value, index) => keyLeaks(renderings(value), key).map((leak) => `value ${index}: ${leak}`));
 }
 
 function recordingLogger(): { lines: string[]; logger: Logger } {
@@ -146,6 +143,15 @@ const FAULTS: [string, FaultKind | undefined][] = [
     },
   ],
   [
+    '500 echoing the key percent-encoded, lower-case hex, and JSON-escaped',
+    {
+      kind: 'status',
+      status: 500,
+      body: `{"status":"error","message":"saw ${keyForms(KEY)[2]} and ${KEY.replaceAll('/', '\\/')}"}`,
+      headers: { 'retry-after-ms': '0' },
+    },
+  ],
+  [
     '200 echoing the key in a wrong-typed field',
     { kind: 'status', status: 200, body: { status: 'success', data: { id: 5, note: KEY }, page: KEY } },
   ],
@@ -234,7 +240,7 @@ describe('every method under every fault, the key echoed back', () => {
   it.each(FAULTS.map(([label]) => label))('%s: no log line carries the key, even at debug', (label) => {
     const sweep = sweeps.find((each) => each.fault === label)!;
     expect(sweep.lines.length).toBeGreaterThan(0);
-    expect(sweep.lines.filter((line) => line.includes(KEY))).toEqual([]);
+    expect(keyLeaks(sweep.lines, KEY)).toEqual([]);
   });
 
   it('the echoes did reach the SDK: the service’s own words are kept, with the key masked', () => {
@@ -243,6 +249,7 @@ describe('every method under every fault, the key echoed back', () => {
     );
     expect(messages.some((message) => message.includes('Invalid API key [REDACTED]'))).toBe(true);
     expect(messages.some((message) => message.includes('upstream saw Bearer [REDACTED]'))).toBe(true);
+    expect(messages.some((message) => message.includes('saw [REDACTED] and [REDACTED]'))).toBe(true);
   });
 });
 
@@ -307,5 +314,68 @@ describe('channels a body echo does not reach', () => {
     const error = await client.charges.retrieve('ch_1').catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(leaksOf([error], WIRE_API_KEY)).toEqual([]);
+  });
+});
+
+describe('the key where a caller put it, over real HTTP', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ apiKey: KEY });
+  });
+  afterAll(() => sandbox.close());
+
+  function observed() {
+    const { lines, logger } = recordingLogger();
+    const client = new Client({ apiKey: KEY, baseURL: sandbox.url, maxRetries: 0, logger, logLevel: 'debug' });
+    return { client, lines, events: recordEvents(client) };
+  }
+
+  it.each<[string, (client: Client) => Promise<unknown>, string]>([
+    ['an id', (client) => client.charges.retrieve(KEY), '/v1/payments/charges/[REDACTED]'],
+    ['a raw path', (client) => client.get(`/v1/payments/charges/${KEY}`), '/v1/payments/charges/[REDACTED]'],
+    [
+      'a query name and value',
+      (client) => client.get('/v1/unknown', { query: { [KEY]: KEY } }),
+      '/v1/unknown?[REDACTED]=[REDACTED]',
+    ],
+  ])('as %s: the 404, its events and its debug lines show it masked', async (_where, call, shownAs) => {
+    const { client, lines, events } = observed();
+    const error = await call(client).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(404);
+    expect((error as Error).message).toContain(`${sandbox.url}${shownAs} failed with 404`);
+    expect(events.map(({ event }) => event.url)).toEqual([`${sandbox.url}${shownAs}`, `${sandbox.url}${shownAs}`]);
+    expect(lines.some((line) => line.includes(shownAs))).toBe(true);
+    expect(leaksOf([error, ...events.map(({ event }) => event)], KEY)).toEqual([]);
+    expect(keyLeaks(lines, KEY)).toEqual([]);
+  });
+
+  it('a fetch wrapper whose error carries the Request and an axios-style config, on a dropped connection', async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      try {
+        return await globalThis.fetch(request);
+      } catch (error) {
+        throw Object.assign(new Error(`request to ${request.url} failed`, { cause: error }), {
+          request,
+          config: { headers: Object.fromEntries(request.headers) },
+        });
+      }
+    };
+    const { lines, logger } = recordingLogger();
+    const client = new Client({ apiKey: KEY, baseURL: sandbox.url, fetch, maxRetries: 0, logger, logLevel: 'debug' });
+    const events = recordEvents(client);
+    sandbox.inject({ kind: 'drop', method: 'GET', path: `/v1/payments/charges/${encodeURIComponent(KEY)}` });
+    const error = await client.charges.retrieve(KEY).catch((reason: unknown) => reason);
+    sandbox.clearFaults();
+    expect(error).toBeInstanceOf(APIConnectionError);
+    const cause = (error as Error).cause as Error;
+    expect(cause.message).toBe(`request to ${sandbox.url}/v1/payments/charges/[REDACTED] failed`);
+    expect(Object.keys(cause)).toEqual([]);
+    expect((cause.cause as Error).message).toBe('fetch failed');
+    const response = events.find(({ name }) => name === 'response')!.event as { error?: unknown };
+    expect(response.error).toBe(error);
+    expect(leaksOf([error, ...events.map(({ event }) => event)], KEY)).toEqual([]);
+    expect(keyLeaks(lines, KEY)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
+  APIError,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
@@ -20,7 +21,9 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../../src/index.js';
+import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
 import { API_KEY, BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import { recordEvents } from '../helpers/recorders.js';
 import {
   CHARGE_ID,
   CHARGE_PATH,
@@ -168,6 +171,278 @@ describe('the API key never appears in an error', () => {
     // The retry after the 503 is logged at info with the service's message.
     expect(lines.some((line) => line.includes('retrying') && line.includes('Invalid API key'))).toBe(true);
     for (const line of lines) expect(line).not.toContain(key);
+  });
+});
+
+/** A base64-style key: `+`, `/` and `=` are percent-encoded in a query or an id. */
+const B64_KEY = 'sk_live_Zm9v+YmFy/cXV4==';
+
+/** A client with `key` whose requests go to `respond`, its events and debug lines recorded. */
+function observedClient(key: string, respond: (request: Request) => Response | Promise<Response>) {
+  const { lines, logger } = recordingLogger();
+  const client = new Client({
+    apiKey: key,
+    baseURL: BASE_URL,
+    maxRetries: 0,
+    logger,
+    logLevel: 'debug',
+    fetch: async (input, init) => respond(new Request(input, init)),
+  });
+  return { client, lines, events: recordEvents(client) };
+}
+
+/** What a call handed back or showed anywhere: the error's renderings, every event, every log line. */
+function shown(error: unknown, events: unknown[], lines: string[]): string[] {
+  return [...everyRendering(error), ...events.flatMap(everyRendering), ...lines];
+}
+
+describe('the API key never appears in any form: literal, percent-encoded or JSON-escaped', () => {
+  it('passed as an id (percent-encoded in the path): not in the message, the events or the debug lines', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () =>
+      Response.json({ status: 'error', message: 'No such charge' }, { status: 404 }),
+    );
+    const error = await rejectionOf(client.charges.retrieve(B64_KEY));
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as Error).message).toBe(
+      `GET ${BASE_URL}/v1/payments/charges/[REDACTED] failed with 404: No such charge`,
+    );
+    expect(events.map(({ event }) => event.url)).toEqual([
+      `${BASE_URL}/v1/payments/charges/[REDACTED]`,
+      `${BASE_URL}/v1/payments/charges/[REDACTED]`,
+    ]);
+    expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
+  });
+
+  it('in a raw call’s query, as a name and as a value, also encoded twice by the caller', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () =>
+      Response.json({ status: 'error', message: 'busy' }, { status: 503 }),
+    );
+    const query = { [B64_KEY]: B64_KEY, pre: encodeURIComponent(B64_KEY) };
+    const error = await rejectionOf(client.get('/v1/things', { query }));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as Error).message).toContain(`/v1/things?[REDACTED]=[REDACTED]&pre=[REDACTED] failed with 503`);
+    expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
+  });
+
+  it('in a raw call’s path, where the URL serialiser encodes some characters and not others', async () => {
+    const key = 'sk_live_"quoted"{braced}<angled>`ticked`+/=';
+    const { client, lines, events } = observedClient(key, () =>
+      Response.json({ status: 'error', message: 'nope' }, { status: 404 }),
+    );
+    const error = await rejectionOf(client.get(`/v1/things/${key}`));
+    expect(error).toBeInstanceOf(APIError);
+    expect(events.map(({ event }) => event.url)).toContain(`${BASE_URL}/v1/things/[REDACTED]`);
+    expect(keyLeaks(shown(error, events, lines), key)).toEqual([]);
+  });
+
+  it('in a raw path refused before sending: the path quoted in the message is masked before it is cut short', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const short = await rejectionOf(client.get(`/v1/things/${B64_KEY}?page=2`));
+    expect(short).toBeInstanceOf(RequestValidationError);
+    expect((short as Error).message).toContain('(got "/v1/things/[REDACTED]?page=2")');
+    // 45 characters before the key: cut at 60, an unmasked path would show the key's first 15.
+    const long = await rejectionOf(client.get(`/v1/${'a'.repeat(40)}/${B64_KEY}#top`));
+    expect(long).toBeInstanceOf(RequestValidationError);
+    expect((long as Error).message).toContain(`/[REDACTED]#top`);
+    expect((long as Error).message).not.toContain(B64_KEY.slice(0, 8));
+    expect(events).toEqual([]);
+    expect(keyLeaks([...shown(short, [], lines), ...shown(long, [], lines)], B64_KEY)).toEqual([]);
+  });
+
+  it('in what a caller passed and lunas refuses before sending: a query name, a body whose toJSON names it', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const query = await rejectionOf(client.get('/v1/things', { query: { [B64_KEY]: Number.NaN } }));
+    expect(query).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((query as RequestValidationError).fields)).toEqual(['query.[REDACTED]']);
+    const body = await rejectionOf(
+      client.post('/v1/things', {
+        body: {
+          toJSON: () => {
+            throw new Error(`cannot send ${encodeURIComponent(B64_KEY)}`);
+          },
+        },
+      }),
+    );
+    expect(body).toBeInstanceOf(RequestValidationError);
+    expect((body as Error).message).toContain('Body must be JSON-serialisable: cannot send [REDACTED]');
+    expect(events).toEqual([]);
+    expect(keyLeaks([...shown(query, [], lines), ...shown(body, [], lines)], B64_KEY)).toEqual([]);
+  });
+
+  it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
+    const { client } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    for (const thrown of [
+      Object.create(null),
+      Symbol('x'),
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ]) {
+      const error = await rejectionOf(
+        client.post('/v1/things', {
+          body: {
+            toJSON: () => {
+              throw thrown;
+            },
+          },
+        }),
+      );
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['body']);
+    }
+  });
+
+  it.each([
+    [
+      'percent-encoded, lower-case hex',
+      (key: string) => encodeURIComponent(key).replace(/%../g, (e) => e.toLowerCase()),
+    ],
+    ['percent-encoded twice', (key: string) => encodeURIComponent(encodeURIComponent(key))],
+    ['JSON-escaped in a text body', (key: string) => JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/')],
+    ['as \\u escapes in upper-case hex', (key: string) => keyForms(key).at(-1)!],
+  ])('echoed by the service %s: masked in the message and the body', async (_form, write) => {
+    const echo = write(B64_KEY);
+    expect(echo).not.toContain(B64_KEY);
+    const { client, lines, events } = observedClient(
+      B64_KEY,
+      () => new Response(`<pre>Unauthorized: Bearer ${echo}</pre>`, { status: 401, headers: { 'x-echo': echo } }),
+    );
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).body).toBe('<pre>Unauthorized: Bearer [REDACTED]</pre>');
+    expect((error as AuthenticationError).headers.get('x-echo')).toBe('[REDACTED]');
+    expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
+  });
+});
+
+describe('a custom fetch’s own error', () => {
+  /** A fetch that throws what `make` builds from the request it was given. */
+  function throwingClient(make: (request: Request) => unknown) {
+    return observedClient(API_KEY, (request) => {
+      throw make(request);
+    });
+  }
+
+  it.each([
+    ['the Request', (request: Request) => ({ request })],
+    ['its Headers', (request: Request) => ({ headers: request.headers })],
+    ['a Map of its headers', (request: Request) => ({ headers: new Map(request.headers) })],
+    [
+      'an axios-style config, deeper than any scan',
+      (request: Request) => ({
+        response: {
+          request: { config: { transport: { headers: { Authorization: request.headers.get('authorization') } } } },
+        },
+      }),
+    ],
+    [
+      'a hidden getter',
+      (request: Request) =>
+        Object.defineProperty({}, 'auth', { get: () => request.headers.get('authorization'), enumerable: false }),
+    ],
+  ])('carrying %s is not attached: its name, message, code and causes are', async (_carrier, carry) => {
+    let thrown: unknown;
+    const { client, lines, events } = throwingClient((request) => {
+      const inner = Object.assign(
+        new Error('connect ECONNREFUSED 10.0.0.1:443'),
+        { code: 'ECONNREFUSED' },
+        carry(request),
+      );
+      thrown = Object.assign(new TypeError('fetch failed', { cause: inner }), { code: 'E_FETCH' }, carry(request));
+      return thrown;
+    });
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(
+      `GET ${BASE_URL}/v1/payments/charges/${CHARGE_ID} got no response: fetch failed: connect ECONNREFUSED 10.0.0.1:443`,
+    );
+    const cause = (error as Error).cause as Error & { code?: unknown };
+    expect(cause).not.toBe(thrown);
+    expect([cause.name, cause.message, cause.code, Object.keys(cause)]).toEqual([
+      'TypeError',
+      'fetch failed',
+      'E_FETCH',
+      ['code'],
+    ]);
+    const inner = cause.cause as Error & { code?: unknown };
+    expect([inner.name, inner.message, inner.code, Object.keys(inner)]).toEqual([
+      'Error',
+      'connect ECONNREFUSED 10.0.0.1:443',
+      'ECONNREFUSED',
+      ['code'],
+    ]);
+    expect(inner.cause).toBeUndefined();
+    const [response] = events.filter(({ name }) => name === 'response');
+    expect((response!.event as { error?: unknown }).error).toBe(error);
+    expect(keyLeaks(shown(error, events, lines), API_KEY)).toEqual([]);
+  });
+
+  it('naming the key in its message, name or code: each is masked', async () => {
+    const { client, lines, events } = throwingClient((request) => {
+      const authorization = request.headers.get('authorization')!;
+      return Object.assign(new Error(`refused ${authorization}`), { name: `Err ${API_KEY}`, code: `E_${API_KEY}` });
+    });
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    const cause = (error as Error).cause as Error & { code?: unknown };
+    expect([cause.name, cause.message, cause.code]).toEqual([
+      'Err [REDACTED]',
+      'refused Bearer [REDACTED]',
+      'E_[REDACTED]',
+    ]);
+    expect(keyLeaks(shown(error, events, lines), API_KEY)).toEqual([]);
+  });
+
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const trap = () => {
+    throw new Error(`trap ${API_KEY}`);
+  };
+  const cycle: Error = new Error('a cycle');
+  cycle.cause = new Error('back', { cause: cycle });
+  let deep: unknown = 'the bottom';
+  for (let depth = 0; depth < 100; depth++) deep = new Error(`level ${depth}`, { cause: deep });
+
+  it.each<[string, unknown, RegExp]>([
+    ['a string', `no route to ${API_KEY}`, /got no response: no route to \[REDACTED\]$/],
+    ['a number', 42, /got no response: 42$/],
+    ['null', null, /got no response: null$/],
+    ['undefined', undefined, /got no response: undefined$/],
+    ['a symbol', Symbol(API_KEY), /got no response: Symbol\(\[REDACTED\]\)$/],
+    ['a null-prototype object', Object.create(null), /got no response: a thrown object without a message$/],
+    [
+      'an object whose getters throw',
+      Object.defineProperties(
+        {},
+        { message: { get: trap }, name: { get: trap }, cause: { get: trap }, code: { get: trap } },
+      ),
+      /got no response: a thrown object without a message$/,
+    ],
+    [
+      'a Proxy whose every trap throws',
+      new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap }),
+      /without a message$/,
+    ],
+    ['a revoked Proxy', revoked.proxy, /without a message$/],
+    [
+      'an error whose message is an object',
+      Object.assign(new Error(), { message: { toString: () => API_KEY } }),
+      /without a message$/,
+    ],
+    ['an error whose cause is itself, two levels up', cycle, /got no response: a cycle: back$/],
+    ['a cause chain 100 deep', deep, /got no response: level 99: level 98: level 97: level 96: level 95$/],
+  ])('thrown as %s rejects with APIConnectionError', async (_kind, value, message) => {
+    const { client, lines, events } = throwingClient(() => value);
+    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(message);
+    expect(events.map(({ name }) => name)).toEqual(['request', 'response']);
+    expect(keyLeaks(shown(error, events, lines), API_KEY)).toEqual([]);
   });
 });
 

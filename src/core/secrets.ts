@@ -1,0 +1,126 @@
+/**
+ * Keeping the API key out of everything lunas shows: text is masked in every
+ * form the key can take in a URL or a JSON body, and a value thrown by code
+ * lunas did not write (a custom `fetch`) is rebuilt from safe parts only.
+ */
+
+const MASK = '[REDACTED]';
+
+/** How deep a foreign cause chain is followed: enough for fetch's own two levels, and bounded. */
+const MAX_CAUSES = 4;
+
+/**
+ * The API key and one matcher for all its forms, built once per client from
+ * a key the client checked (1+ printable ASCII characters). The key sits in
+ * private fields: a `Secret` prints and serialises as `{}`.
+ */
+export class Secret {
+  readonly #key: string;
+  /** Each character as itself, `%XX` (either case, once or twice encoded) or a JSON escape. */
+  readonly #forms: RegExp;
+
+  constructor(key: string) {
+    this.#key = key;
+    const forms = (key.match(/\\+[/"]?|[^\\]/g) ?? []).map((piece) => {
+      if (piece[0] !== '\\') return charForms(piece);
+      // A run of backslashes, and the `/` or `"` after it, is one choice: raw, JSON-escaped
+      // (each backslash doubled) or encoded. As a choice per character, `\\/` read as `\\`
+      // then `/` or as `\` then `\/` gave a hostile body exponential backtracking.
+      const r = piece.replace(/[/"]$/, '').length;
+      const last = piece.slice(r);
+      const after = last && charForms(last);
+      return `(?:\\\\{${2 * r}}${after}|\\\\{${r}}${last}|(?:%(?:25)?5[cC]|\\\\u005[cC]){${r}}${after})`;
+    });
+    this.#forms = new RegExp(forms.join(''), 'g');
+  }
+
+  /** `text` with every form of the key replaced by `[REDACTED]`. */
+  mask(text: string): string {
+    // Only `%` and `\` start an encoded character: text without either can hold the
+    // literal key alone, and skips the slower expression (most bodies and URLs).
+    if (!text.includes('%') && !text.includes('\\'))
+      return text.includes(this.#key) ? text.replaceAll(this.#key, MASK) : text;
+    return text.replace(this.#forms, MASK);
+  }
+}
+
+/**
+ * A character of the key (printable ASCII, checked at construction) as a URL
+ * or a JSON text may carry it. Twice-encoded (`%252B`) covers a value the
+ * caller encoded before the query builder did. No `+` for a space: a key has
+ * no space, and lunas sends a `+` of the key as `%2B` in a query, which a
+ * form decoder reads back as `+`.
+ */
+function charForms(char: string): string {
+  const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
+  const anyCase = hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+  const forms = [char.replace(/[\\^$.*+?()[\]{}|/-]/, '\\$&'), `%(?:25)?${anyCase}`, `\\\\u00${anyCase}`];
+  // JSON's short escapes of the printable characters other than `\` (a run of its own).
+  if (char === '/' || char === '"') forms.push(`\\\\\\${char}`);
+  return `(?:${forms.join('|')})`;
+}
+
+/** Replaces every form of the key in `text`. */
+export function redact(text: string, secret: Secret): string {
+  return secret.mask(text);
+}
+
+/** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
+export function withoutSecret(headers: Headers, secret: Secret): Headers {
+  let echoed = false;
+  headers.forEach((value) => (echoed ||= secret.mask(value) !== value));
+  if (!echoed) return headers;
+  const masked = new Headers();
+  headers.forEach((value, name) => masked.append(name, secret.mask(value)));
+  return masked;
+}
+
+/**
+ * A fresh `Error` holding only what is safe to keep of a value lunas did not
+ * throw: its `name`, its `message` (masked), a string or number `code`, and
+ * its `cause` reduced the same way. Never the value itself nor its other
+ * properties: an HTTP client's error may carry the `Request`, its `Headers` or
+ * an axios-style `config`, with the key in `authorization`. Reading is guarded
+ * too: a thrown Proxy, getter or `null`-prototype object cannot break it.
+ */
+export function foreignError(thrown: unknown, secret?: Secret, seen: unknown[] = []): Error {
+  const mask = (text: string) => secret?.mask(text) ?? text;
+  // Undefined when absent or unreadable: a throwing getter, a Proxy, `null`.
+  const read = (key: string): unknown => {
+    try {
+      return (thrown as Record<string, unknown>)[key];
+    } catch {
+      return undefined;
+    }
+  };
+  const text = (value: unknown) =>
+    typeof value === 'string' || typeof value === 'number' ? mask(String(value)) : undefined;
+  seen.push(thrown);
+  const cause = read('cause');
+  const error = new Error(
+    text(read('message')) ??
+      // An object (a Proxy included) is never turned into a string: its toString is not ours to call.
+      (Object(thrown) === thrown ? 'a thrown object without a message' : mask(String(thrown))),
+    cause === undefined || seen.length > MAX_CAUSES || seen.includes(cause)
+      ? undefined
+      : { cause: foreignError(cause, secret, seen) },
+  );
+  // V8 wrote the stack's `Error:` header at construction: `util.inspect` shows `Error [TypeError]`, a copy.
+  const name = text(read('name'));
+  if (name) Object.defineProperty(error, 'name', { value: name, configurable: true, writable: true });
+  const code = read('code');
+  if (typeof code === 'number') Object.assign(error, { code });
+  else if (typeof code === 'string') Object.assign(error, { code: mask(code) });
+  return error;
+}
+
+/**
+ * One line for a message: the error's message and its causes', or its code
+ * where a message is empty (Node's `AggregateError` of a refused connection).
+ */
+export function describeError(error: Error): string {
+  const parts: unknown[] = [];
+  for (let each: unknown = error; each instanceof Error; each = each.cause)
+    parts.push(each.message || (each as { code?: unknown }).code);
+  return parts.filter(Boolean).join(': ');
+}
