@@ -21,10 +21,10 @@
 // schema answer read safely and bounded by the timeout, a final event for an
 // abort during the retry wait); the key masked in every encoding, without
 // exponential backtracking on a backslash-heavy key, with foreign errors
-// rebuilt from safe parts (+0.49 KB).
+// rebuilt from safe parts (+0.49 KB); together 29,668 B after the merge (+1.67 KB).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 29_400;
+const GZIP_BUDGET_BYTES = 29_700;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();
