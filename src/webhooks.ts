@@ -111,9 +111,13 @@ export type WebhookBody =
   | (object & {
       // Methods of a Request, Response or Blob, a web or Node stream, and a
       // form: a value of a declared type that has one of them is not a body.
+      /** Absent from a body: a `Request`, `Response` or `Blob` has it. */
       readonly arrayBuffer?: never;
+      /** Absent from a body: a web stream has it. */
       readonly getReader?: never;
+      /** Absent from a body: a Node stream (an Express `req`) has it. */
       readonly pipe?: never;
+      /** Absent from a body: a `FormData` or `URLSearchParams` has it. */
       readonly append?: never;
     });
 
