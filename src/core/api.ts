@@ -126,7 +126,7 @@ export class API {
     options: RequestOptions | null | undefined,
   ): PagePromise<T> {
     return new PagePromise(async () => {
-      options = checkRequestOptions(options);
+      const checked = checkRequestOptions(options);
       const { page = 1, pagesize } = validate(listParams, params ?? {});
       const relative = relativePath(path, this.#transport.secret);
       const transport = this.#transport;
@@ -136,12 +136,10 @@ export class API {
         warn: (message) => transport.warn(message),
         fetch: async (number, lookahead) => {
           const signal =
-            lookahead && options?.signal
-              ? AbortSignal.any([options.signal, lookahead])
-              : (lookahead ?? options?.signal);
+            lookahead && checked.signal ? AbortSignal.any([checked.signal, lookahead]) : (lookahead ?? checked.signal);
           const { body, info } = await transport.request(
             { method: 'GET', path: relative, query: { page: number, pagesize }, schema: items, page: number },
-            signal ? { ...options, signal } : options,
+            signal ? { ...checked, signal } : checked,
           );
           return remember(new Page(body, source), info);
         },

@@ -16,7 +16,7 @@ import type { Events } from './events.js';
 import { describeThrown } from './describe-value.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
-import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import type { RequestOptions } from './request-options.js';
 import { isRetryable, retryDelay } from './retry.js';
 import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
@@ -129,14 +129,10 @@ export class Transport {
     this.#config.log.write('warn', message);
   }
 
-  request<T>(spec: ListRequestSpec<T>, options?: RequestOptions | null): Promise<Result<PageEnvelope<T>>>;
-  request<T>(spec: RequestSpec<T>, options?: RequestOptions | null): Promise<Result<T>>;
-  async request(
-    spec: RequestSpec<unknown> & { page?: number },
-    given?: RequestOptions | null,
-  ): Promise<Result<unknown>> {
-    // What the caller passed, unchecked: `null`, or not an object at all, from JavaScript.
-    const options = checkRequestOptions(given);
+  /** `options` come checked, by name and value, from `checkRequestOptions` (the API does it once per call). */
+  request<T>(spec: ListRequestSpec<T>, options: RequestOptions): Promise<Result<PageEnvelope<T>>>;
+  request<T>(spec: RequestSpec<T>, options: RequestOptions): Promise<Result<T>>;
+  async request(spec: RequestSpec<unknown> & { page?: number }, options: RequestOptions): Promise<Result<unknown>> {
     const { log, events } = this.#config;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeout = options.timeout ?? this.#config.timeout;
