@@ -3,10 +3,11 @@
  * service spec. Synchronous from a fully read request to its reply, which is
  * what makes concurrent transfers safe.
  *
- * An endpoint is a row of {@link ROUTES}. Lists and retrieves reuse
- * {@link listOf} and {@link retrieveById}: a `GET /v1/transfers/{id}` would be
- * the row `'GET /v1/transfers/:id': retrieveById('Transfer not found', ({ ledger }, id) => ledger.retrieve(id))`
- * and a `retrieve` on the ledger reading its index by id.
+ * Each endpoint is one row of {@link ROUTES}; a list or a retrieve by id
+ * reuses {@link listOf} or {@link retrieveById}. A `GET /v1/transfers/{id}`
+ * would be the row
+ * `'GET /v1/transfers/:id': retrieveById('Transfer not found', ({ ledger }, id) => ledger.retrieve(id))`
+ * plus a three-line `retrieve` on the ledger, reading its Map by id.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
 import { errorReply, failReply, type Reply } from './http.js';
