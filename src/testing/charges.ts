@@ -1,6 +1,6 @@
 import { SandboxError } from './errors.js';
 import type { EventLog } from './events.js';
-import { newId, newVirtualAccountNumber } from './ids.js';
+import { newVirtualAccountNumber, type IdSource } from './ids.js';
 import { formatCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { ChargeInput } from './rules.js';
@@ -31,31 +31,36 @@ interface StoredCharge {
 
 /** Charges ordered by creation time, with their lifecycle and events. */
 export class ChargeBook {
-  private readonly ordered: StoredCharge[] = [];
-  private readonly byId = new Map<string, StoredCharge>();
+  /** Oldest first by `created_at`, the order lists serve in reverse. */
+  readonly #byCreation: StoredCharge[] = [];
+  readonly #byId = new Map<string, StoredCharge>();
+  readonly #now: () => Date;
+  readonly #ids: IdSource;
+  readonly #events: EventLog;
 
-  constructor(
-    private readonly now: () => Date,
-    private readonly events: EventLog,
-  ) {}
+  constructor(now: () => Date, ids: IdSource, events: EventLog) {
+    this.#now = now;
+    this.#ids = ids;
+    this.#events = events;
+  }
 
   /** Stores a validated charge and records `payment_charge.created`. */
   create(input: ChargeInput): ChargeRecord {
-    const record = toRecord(this.store(input));
-    this.events.record('payment_charge.created', record);
+    const record = toRecord(this.#store(input));
+    this.#events.record('payment_charge.created', record);
     return record;
   }
 
   /** Stores a validated charge without an event: bulk seeding. */
   seed(input: ChargeInput): void {
-    this.store(input);
+    this.#store(input);
   }
 
-  private store(input: ChargeInput): StoredCharge {
-    const createdAt = this.now();
+  #store(input: ChargeInput): StoredCharge {
+    const createdAt = this.#now();
     const method = input.paymentMethod;
     const charge: StoredCharge = {
-      id: newId('ch_'),
+      id: this.#ids.next('ch_'),
       input,
       fee: method === 'qris' ? qrisFee(input.amount) : VIRTUAL_ACCOUNT_FEE,
       virtualAccount:
@@ -71,44 +76,44 @@ export class ChargeBook {
       paidAt: null,
       updatedAt: createdAt,
     };
-    insertByCreation(this.ordered, charge, (stored) => stored.createdAt.getTime());
-    this.byId.set(charge.id, charge);
+    insertByCreation(this.#byCreation, charge, (stored) => stored.createdAt.getTime());
+    this.#byId.set(charge.id, charge);
     return charge;
   }
 
   /** A charge as retrieve serves it, or `undefined` when there is none. */
   retrieve(id: string): ChargeRecord | undefined {
-    const charge = this.byId.get(id);
-    return charge && toRecord(this.expireIfDue(charge));
+    const charge = this.#byId.get(id);
+    return charge && toRecord(this.#expireIfDue(charge));
   }
 
   page(request: PageRequest): Page<ChargeRecord> {
-    return newestFirstPage(this.ordered, request, (charge) => toRecord(this.expireIfDue(charge)));
+    return newestFirstPage(this.#byCreation, request, (charge) => toRecord(this.#expireIfDue(charge)));
   }
 
   /** Moves a pending charge to `success` or `failed`; throws when it cannot. */
   settle(id: string, outcome: 'success' | 'failed'): ChargeRecord {
-    const charge = this.byId.get(id);
+    const charge = this.#byId.get(id);
     if (!charge) throw new SandboxError(`No charge with id ${JSON.stringify(id)}`);
-    this.expireIfDue(charge);
+    this.#expireIfDue(charge);
     if (charge.status !== 'pending') {
       throw new SandboxError(`Charge ${id} is ${charge.status}, not pending: only a pending charge can be settled`);
     }
-    const at = this.now();
+    const at = this.#now();
     charge.status = outcome;
     charge.updatedAt = at;
     if (outcome === 'success') charge.paidAt = at;
     const record = toRecord(charge);
-    this.events.record(outcome === 'success' ? 'payment_charge.succeeded' : 'payment_charge.failed', record);
+    this.#events.record(outcome === 'success' ? 'payment_charge.succeeded' : 'payment_charge.failed', record);
     return record;
   }
 
   /** An unpaid charge past its expiry reads as failed; the first such read records the event. */
-  private expireIfDue(charge: StoredCharge): StoredCharge {
-    if (charge.status === 'pending' && this.now().getTime() >= charge.expiresAt.getTime()) {
+  #expireIfDue(charge: StoredCharge): StoredCharge {
+    if (charge.status === 'pending' && this.#now().getTime() >= charge.expiresAt.getTime()) {
       charge.status = 'failed';
       charge.updatedAt = charge.expiresAt > charge.createdAt ? charge.expiresAt : charge.createdAt;
-      this.events.record('payment_charge.failed', toRecord(charge));
+      this.#events.record('payment_charge.failed', toRecord(charge));
     }
     return charge;
   }

@@ -1,19 +1,23 @@
-import { newId } from './ids.js';
+import type { IdSource } from './ids.js';
 import type { ChargeRecord, SandboxEvent, SandboxEventType } from './types.js';
 
 /** Every event, oldest first, each handed to `deliver` as it is recorded. */
 export class EventLog {
   readonly all: SandboxEvent[] = [];
+  readonly #now: () => Date;
+  readonly #ids: IdSource;
+  readonly #deliver: (event: SandboxEvent) => void;
 
-  constructor(
-    private readonly now: () => Date,
-    private readonly deliver: (event: SandboxEvent) => void = () => {},
-  ) {}
+  constructor(now: () => Date, ids: IdSource, deliver: (event: SandboxEvent) => void = () => {}) {
+    this.#now = now;
+    this.#ids = ids;
+    this.#deliver = deliver;
+  }
 
   record(type: SandboxEventType, data: ChargeRecord): SandboxEvent {
-    const event: SandboxEvent = { id: newId('evt_'), type, created_at: this.now().toISOString(), data };
+    const event: SandboxEvent = { id: this.#ids.next('evt_'), type, created_at: this.#now().toISOString(), data };
     this.all.push(event);
-    this.deliver(event);
+    this.#deliver(event);
     return event;
   }
 }

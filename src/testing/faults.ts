@@ -110,28 +110,30 @@ export function assertFault(fault: Fault): void {
 
 /** Armed faults, matched in the order armed. */
 export class FaultQueue {
-  private armed: { fault: Fault; remaining: number }[] = [];
+  #armed: { fault: Fault; remaining: number }[] = [];
 
+  /** Arms a copy of `fault`; throws a `TypeError` when it is invalid. */
   arm(fault: Fault): void {
     assertFault(fault);
-    this.armed.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
+    this.#armed.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
   }
 
+  /** Disarms every fault. */
   clear(): void {
-    this.armed = [];
+    this.#armed = [];
   }
 
   /** The first armed fault matching the request, consuming one of its hits. */
   take(method: string, path: string): Fault | undefined {
-    const index = this.armed.findIndex(
+    const index = this.#armed.findIndex(
       ({ fault }) =>
         (fault.method === undefined || fault.method.toUpperCase() === method.toUpperCase()) &&
         (fault.path === undefined || fault.path === path),
     );
-    const entry = this.armed[index];
+    const entry = this.#armed[index];
     if (!entry) return undefined;
     entry.remaining -= 1;
-    if (entry.remaining <= 0) this.armed.splice(index, 1);
+    if (entry.remaining <= 0) this.#armed.splice(index, 1);
     return entry.fault;
   }
 }

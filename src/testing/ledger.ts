@@ -1,5 +1,5 @@
 import { SandboxError } from './errors.js';
-import { newId } from './ids.js';
+import type { IdSource } from './ids.js';
 import { formatCents, parseCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { AccountLookup, TransferInput } from './rules.js';
@@ -23,17 +23,21 @@ export type TransferOutcome =
  * requests can neither overdraw an account nor both claim one idempotency key.
  */
 export class Ledger implements AccountLookup {
-  private readonly accounts = new Map<string, Account>();
-  private readonly ordered: TransferRecord[] = [];
-  private readonly byAccount = new Map<string, TransferRecord[]>();
+  readonly sourceAccountId: string;
+  readonly #accounts = new Map<string, Account>();
+  /** Every transfer by id, in the order made. */
+  readonly #byId = new Map<string, TransferRecord>();
+  /** Account id -> the transfers it took part in, oldest first by `created_at`. */
+  readonly #byAccount = new Map<string, TransferRecord[]>();
   /** Idempotency-Key -> the successful request it answered. Kept for the sandbox's lifetime. */
-  private readonly byKey = new Map<string, { fingerprint: string; transfer: TransferRecord }>();
+  readonly #byKey = new Map<string, { fingerprint: string; transfer: TransferRecord }>();
+  readonly #now: () => Date;
+  readonly #ids: IdSource;
 
-  constructor(
-    accounts: readonly SandboxAccount[],
-    readonly sourceAccountId: string,
-    private readonly now: () => Date,
-  ) {
+  constructor(accounts: readonly SandboxAccount[], sourceAccountId: string, now: () => Date, ids: IdSource) {
+    this.sourceAccountId = sourceAccountId;
+    this.#now = now;
+    this.#ids = ids;
     for (const account of accounts) {
       const balance = parseCents(account.balance);
       if (typeof account.balance !== 'string' || balance === undefined || balance < 0n) {
@@ -41,23 +45,23 @@ export class Ledger implements AccountLookup {
           `Account ${account.id}: balance must be a decimal string of at least 0 with at most two decimals, like "1000.00"`,
         );
       }
-      if (this.accounts.has(account.id)) throw new TypeError(`Account ${account.id} is listed twice`);
-      this.accounts.set(account.id, { id: account.id, name: account.name, active: account.active ?? true, balance });
-      this.byAccount.set(account.id, []);
+      if (this.#accounts.has(account.id)) throw new TypeError(`Account ${account.id} is listed twice`);
+      this.#accounts.set(account.id, { id: account.id, name: account.name, active: account.active ?? true, balance });
+      this.#byAccount.set(account.id, []);
     }
-    if (!this.accounts.has(sourceAccountId)) {
+    if (!this.#accounts.has(sourceAccountId)) {
       throw new TypeError(`The caller's account ${sourceAccountId} is not among the sandbox accounts`);
     }
   }
 
+  /** Whether the account is active; `undefined` when there is no such account. */
   isActive(accountId: string): boolean | undefined {
-    return this.accounts.get(accountId)?.active;
+    return this.#accounts.get(accountId)?.active;
   }
 
+  /** An account's balance in wire form; throws a {@link SandboxError} when there is no such account. */
   balance(accountId: string): string {
-    const account = this.accounts.get(accountId);
-    if (!account) throw new SandboxError(`No account with id ${JSON.stringify(accountId)}`);
-    return formatCents(account.balance);
+    return formatCents(this.#account(accountId).balance);
   }
 
   /** Applies a validated transfer from the caller's account, honouring `idempotencyKey`. */
@@ -70,23 +74,23 @@ export class Ledger implements AccountLookup {
       input.description,
     ]);
     if (idempotencyKey !== undefined) {
-      const earlier = this.byKey.get(idempotencyKey);
+      const earlier = this.#byKey.get(idempotencyKey);
       if (earlier) {
         return earlier.fingerprint === fingerprint
           ? { kind: 'replayed', transfer: earlier.transfer }
           : { kind: 'key-conflict' };
       }
     }
-    const source = this.account(this.sourceAccountId);
-    const destination = this.account(input.destinationAccountId);
+    const source = this.#account(this.sourceAccountId);
+    const destination = this.#account(input.destinationAccountId);
     if (!source.active) return { kind: 'source-inactive' };
     if (source.balance < input.amount) return { kind: 'insufficient-balance' };
 
     source.balance -= input.amount;
     destination.balance += input.amount;
-    const at = this.now().toISOString();
+    const at = this.#now().toISOString();
     const transfer: TransferRecord = {
-      id: newId('tr_'),
+      id: this.#ids.next('tr_'),
       source_account_id: source.id,
       destination_account_id: destination.id,
       source_account_name: source.name,
@@ -100,28 +104,28 @@ export class Ledger implements AccountLookup {
       updated_at: at,
     };
     Object.freeze(transfer);
-    this.ordered.push(transfer);
+    this.#byId.set(transfer.id, transfer);
     for (const accountId of [source.id, destination.id]) {
-      const list = this.byAccount.get(accountId);
+      const list = this.#byAccount.get(accountId);
       if (list) insertByCreation(list, transfer, (stored) => Date.parse(stored.created_at));
     }
-    if (idempotencyKey !== undefined) this.byKey.set(idempotencyKey, { fingerprint, transfer });
+    if (idempotencyKey !== undefined) this.#byKey.set(idempotencyKey, { fingerprint, transfer });
     return { kind: 'created', transfer };
   }
 
   /** Transfers involving `accountId`, newest first. */
   page(accountId: string, request: PageRequest): Page<TransferRecord> {
-    return newestFirstPage(this.byAccount.get(accountId) ?? [], request, (transfer) => ({ ...transfer }));
+    return newestFirstPage(this.#byAccount.get(accountId) ?? [], request, (transfer) => ({ ...transfer }));
   }
 
-  /** Every transfer, oldest first. */
+  /** Every transfer, in the order made (oldest first). */
   all(): TransferRecord[] {
-    return this.ordered.map((transfer) => ({ ...transfer }));
+    return Array.from(this.#byId.values(), (transfer) => ({ ...transfer }));
   }
 
-  private account(id: string): Account {
-    const account = this.accounts.get(id);
-    if (!account) throw new Error(`No account with id ${JSON.stringify(id)}`);
+  #account(id: string): Account {
+    const account = this.#accounts.get(id);
+    if (!account) throw new SandboxError(`No account with id ${JSON.stringify(id)}`);
     return account;
   }
 }

@@ -2,13 +2,21 @@
  * The service itself: authentication, routing and the endpoints of the
  * service spec. Synchronous from a fully read request to its reply, which is
  * what makes concurrent transfers safe.
+ *
+ * Each endpoint is one row of {@link ROUTES}; a list or a retrieve by id
+ * reuses {@link listOf} or {@link retrieveById}. A `GET /v1/transfers/{id}`
+ * would be the row
+ * `'GET /v1/transfers/:id': retrieveById('Transfer not found', ({ ledger }, id) => ledger.retrieve(id))`
+ * plus a three-line `retrieve` on the ledger, reading its Map by id.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
 import { errorReply, failReply, type Reply } from './http.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
+import { Router, type PathParams } from './router.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 
+/** A request whose body has been read, as the service sees it. */
 export interface ServiceRequest {
   method: string;
   /** Raw path, not percent-decoded. */
@@ -20,6 +28,7 @@ export interface ServiceRequest {
   body: Buffer | 'too-large';
 }
 
+/** What the endpoints read and change. */
 export interface ServiceState {
   baseUrl: string;
   ledger: Ledger;
@@ -28,21 +37,45 @@ export interface ServiceState {
   paymentMethods: readonly Record<string, unknown>[];
 }
 
-type Handler = (request: ServiceRequest, state: ServiceState) => Reply;
+/** Answers one request; `params` are the `:param` segments of its route's pattern. */
+type Handler = (request: ServiceRequest, state: ServiceState, params: PathParams) => Reply;
 
-const CHARGE_PREFIX = '/v1/payments/charges/';
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 const success = (data: unknown): Reply => ({ status: 200, body: { status: 'success', data } });
 
-function list(request: ServiceRequest, page: (request: PageRequest) => Page<unknown>): Reply {
-  const paging = pageRequest(request.query);
-  const { data, total } = page(paging);
-  return {
-    status: 200,
-    body: { status: 'success', data, page: paging.page, page_size: paging.pageSize, total_items: total },
+/** A list endpoint: the page the query asks for, in the list envelope. */
+const listOf =
+  (page: (state: ServiceState, request: PageRequest) => Page<unknown>): Handler =>
+  (request, state) => {
+    const paging = pageRequest(request.query);
+    const { data, total } = page(state, paging);
+    return {
+      status: 200,
+      body: { status: 'success', data, page: paging.page, page_size: paging.pageSize, total_items: total },
+    };
   };
+
+/** A path segment percent-decoded exactly once, or `undefined` when it is malformed (`%zz`). */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
+
+/**
+ * A retrieve endpoint: the item `find` returns for the route's `:id`, or 404
+ * with `notFound`. An id that does not decode is one that no item has.
+ */
+const retrieveById =
+  (notFound: string, find: (state: ServiceState, id: string) => unknown): Handler =>
+  (_request, state, params) => {
+    const id = decodeSegment(params.id ?? '');
+    const item = id === undefined ? undefined : find(state, id);
+    return item === undefined ? failReply(404, { message: notFound }) : success(item);
+  };
 
 type BodyResult = { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
 
@@ -93,54 +126,27 @@ const createTransfer: Handler = (request, { ledger }) => {
   }
 };
 
-const COLLECTIONS: Record<string, Partial<Record<string, Handler>>> = {
-  '/v1/payments/charges': {
-    GET: (request, { charges }) => list(request, (paging) => charges.page(paging)),
-    POST: createCharge,
-  },
-  '/v1/transfers': {
-    GET: (request, { ledger }) => list(request, (paging) => ledger.page(ledger.sourceAccountId, paging)),
-    POST: createTransfer,
-  },
-  '/v1/payouts': {
-    GET: (request, { payouts }) => list(request, (paging) => givenOrderPage(payouts, paging)),
-  },
-  '/v1/payments/methods': {
-    GET: (request, { paymentMethods }) => list(request, (paging) => givenOrderPage(paymentMethods, paging)),
-  },
-};
-
-const retrieveCharge =
-  (encodedId: string): Handler =>
-  (_request, { charges }) => {
-    let id: string;
-    try {
-      id = decodeURIComponent(encodedId);
-    } catch {
-      return failReply(404, { message: 'Charge not found' });
-    }
-    const charge = charges.retrieve(id);
-    return charge ? success(charge) : failReply(404, { message: 'Charge not found' });
-  };
-
-function resolve(path: string): Partial<Record<string, Handler>> | undefined {
-  const collection = COLLECTIONS[path];
-  if (collection) return collection;
-  if (path.startsWith(CHARGE_PREFIX)) {
-    const id = path.slice(CHARGE_PREFIX.length);
-    if (id !== '' && !id.includes('/')) return { GET: retrieveCharge(id) };
-  }
-  return undefined;
-}
+/** Every endpoint of the service spec. */
+const ROUTES = new Router<Handler>({
+  'GET /v1/payments/charges': listOf(({ charges }, paging) => charges.page(paging)),
+  'POST /v1/payments/charges': createCharge,
+  'GET /v1/payments/charges/:id': retrieveById('Charge not found', ({ charges }, id) => charges.retrieve(id)),
+  'GET /v1/transfers': listOf(({ ledger }, paging) => ledger.page(ledger.sourceAccountId, paging)),
+  'POST /v1/transfers': createTransfer,
+  'GET /v1/payouts': listOf(({ payouts }, paging) => givenOrderPage(payouts, paging)),
+  'GET /v1/payments/methods': listOf(({ paymentMethods }, paging) => givenOrderPage(paymentMethods, paging)),
+});
 
 /** Answers one request whose body has been read. */
 export function serve(request: ServiceRequest, state: ServiceState): Reply {
   if (!request.authorized) return errorReply(401, 'Invalid or missing API key');
-  const handlers = resolve(request.path);
-  if (!handlers) return errorReply(404, 'Not found');
-  const handler = handlers[request.method];
-  if (!handler) {
-    return errorReply(405, 'Method not allowed', { allow: Object.keys(handlers).join(', ') });
+  const route = ROUTES.match(request.method, request.path);
+  switch (route.kind) {
+    case 'found':
+      return route.handler(request, state, route.params);
+    case 'wrong-method':
+      return errorReply(405, 'Method not allowed', { allow: route.allow.join(', ') });
+    case 'not-found':
+      return errorReply(404, 'Not found');
   }
-  return handler(request, state);
 }

@@ -7,7 +7,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { AddressInfo } from 'node:net';
 import type { Fault, FaultQueue } from './faults.js';
 import { errorReply, readBody, splitTarget, writeReply } from './http.js';
-import { newId } from './ids.js';
+import type { IdSource } from './ids.js';
 import { serve, type ServiceState } from './routes.js';
 import type { RecordedRequest } from './types.js';
 
@@ -16,8 +16,10 @@ export const HOST = '127.0.0.1';
 /** What a `malformed` fault answers: JSON cut off mid-value. */
 export const TRUNCATED_JSON = '{"status":"succ';
 
+/** What the transport serves with: the key it accepts, the service's state, faults, the request log. */
 export interface TransportOptions {
   apiKey: string;
+  ids: IdSource;
   state: ServiceState;
   faults: FaultQueue;
   requests: RecordedRequest[];
@@ -31,57 +33,61 @@ function proxyErrorPage(status: number): string {
   return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 }
 
+/** The sandbox's HTTP server on {@link HOST}. */
 export class SandboxServer {
-  private readonly server: Server;
+  readonly #options: TransportOptions;
+  readonly #server: Server;
   /** Pending `delay` faults, released unprocessed when the sandbox closes. */
-  private readonly sleepers = new Set<() => void>();
-  private closing: Promise<void> | undefined;
+  readonly #sleepers = new Set<() => void>();
+  #closing: Promise<void> | undefined;
 
-  constructor(private readonly options: TransportOptions) {
-    this.server = createServer((req, res) => {
-      this.handle(req, res).catch(() => {
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch(() => {
         if (!res.headersSent) writeReply(res, errorReply(500, 'Internal sandbox error'), undefined);
         else res.destroy();
       });
     });
   }
 
+  /** Starts listening; resolves to the port, or rejects with the listen error (`EADDRINUSE`). */
   listen(port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen({ port, host: HOST }, () => {
-        this.server.off('error', reject);
-        resolve((this.server.address() as AddressInfo).port);
+      this.#server.once('error', reject);
+      this.#server.listen({ port, host: HOST }, () => {
+        this.#server.off('error', reject);
+        resolve((this.#server.address() as AddressInfo).port);
       });
     });
   }
 
   /** Stops listening and destroys every connection, hung ones included. */
   close(): Promise<void> {
-    this.closing ??= new Promise<void>((resolve) => {
-      for (const wake of this.sleepers) wake();
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
+    this.#closing ??= new Promise<void>((resolve) => {
+      for (const wake of this.#sleepers) wake();
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
     });
-    return this.closing;
+    return this.#closing;
   }
 
-  private isAuthorized(header: string | undefined): boolean {
+  #isAuthorized(header: string | undefined): boolean {
     const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    return match?.[1] === this.options.apiKey;
+    return match?.[1] === this.#options.apiKey;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { faults, requests, state } = this.options;
-    const requestId = newId('req_');
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { faults, requests, state, ids } = this.#options;
+    const requestId = ids.next('req_');
     const method = req.method ?? 'GET';
     const { path, query } = splitTarget(req.url ?? '/');
     const idempotencyKey = firstHeader(req.headers['idempotency-key']) || undefined;
-    const authorized = this.isAuthorized(req.headers.authorization);
+    const authorized = this.#isAuthorized(req.headers.authorization);
     requests.push({ method, path, query, ...(idempotencyKey ? { idempotencyKey } : {}), authorized, at: new Date() });
 
     const fault = faults.take(method, path);
-    if (fault && this.answeredByFault(fault, req, res, requestId)) return;
+    if (fault && this.#answeredByFault(fault, req, res, requestId)) return;
 
     let body: Buffer | 'too-large';
     try {
@@ -89,7 +95,7 @@ export class SandboxServer {
     } catch {
       return; // The client went away mid-body: there is nothing to process.
     }
-    if (fault?.kind === 'delay' && !(await this.sleep(fault.ms))) return;
+    if (fault?.kind === 'delay' && !(await this.#sleep(fault.ms))) return;
 
     const reply = serve(
       { method, path, query, contentType: req.headers['content-type'], idempotencyKey, authorized, body },
@@ -103,7 +109,7 @@ export class SandboxServer {
   }
 
   /** Applies the faults that stand in front of the service; true when the request is finished with. */
-  private answeredByFault(fault: Fault, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+  #answeredByFault(fault: Fault, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
     switch (fault.kind) {
       case 'status':
         writeReply(
@@ -138,19 +144,19 @@ export class SandboxServer {
   }
 
   /** Resolves true after `ms`, or false at once when the sandbox is closing. */
-  private sleep(ms: number): Promise<boolean> {
-    if (this.closing) return Promise.resolve(false);
+  #sleep(ms: number): Promise<boolean> {
+    if (this.#closing) return Promise.resolve(false);
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
-        this.sleepers.delete(wake);
+        this.#sleepers.delete(wake);
         resolve(false);
       };
       const timer = setTimeout(() => {
-        this.sleepers.delete(wake);
+        this.#sleepers.delete(wake);
         resolve(true);
       }, ms);
-      this.sleepers.add(wake);
+      this.#sleepers.add(wake);
     });
   }
 }

@@ -1,19 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const TSX = 'node_modules/.bin/tsx';
 const CLI = 'src/testing/cli.ts';
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const child of children.splice(0))
+/** Kills `child` after the current test unless it has exited. */
+function killAfterTest(child: ChildProcess): void {
+  onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+  });
+}
 
 function run(args: string[]) {
   const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
+  killAfterTest(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

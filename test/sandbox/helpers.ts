@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 
 /** Parsed JSON of a response; tests index into it freely. */
@@ -23,16 +23,10 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-const running: Sandbox[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
-});
-
 /** Starts a sandbox that is closed after the current test. */
 export async function sandbox(options?: SandboxOptions): Promise<Sandbox> {
   const started = await startSandbox(options);
-  running.push(started);
+  onTestFinished(() => started.close());
   return started;
 }
 
