@@ -1,7 +1,8 @@
 /**
  * The one request primitive. Every resource method and the raw
- * `client.get`/`client.post` go through {@link API}: a path relative to the
- * base URL, options, and a schema for the envelope's `data`.
+ * `client.get`/`client.post` go through {@link API}: a path, what to send
+ * (query or body, and a schema for the envelope's `data`), then the caller's
+ * request options.
  */
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
@@ -64,7 +65,34 @@ const listParams = z.strictObject({
   pagesize: z.optional(intParam('Page size must be an integer from 1 to 100', 1, 100)),
 });
 
-/** @internal The request primitive behind a {@link Client}; resources hold one. */
+/**
+ * What a GET sends besides its path: a query, and the schema of the envelope's `data`.
+ * Each resource method writes its own: `{ schema: chargeSchema }`.
+ */
+export type GetRequest<T> = Pick<GetOptions<T>, 'query' | 'schema'>;
+
+/** What a POST sends besides its path: a JSON body, and the schema of the envelope's `data`. */
+export type PostRequest<T> = Pick<PostOptions<T>, 'body' | 'schema'>;
+
+/**
+ * What a list sends besides its path: the caller's paging `params`, the schema
+ * of one page's `data`, and the order the service documents for this list
+ * (a walk relies on nothing more).
+ */
+export interface ListRequest<T> {
+  /** Checks a page's `data`. */
+  items: StandardSchema<T[]>;
+  /** `newest-first` when the service documents it, else `unspecified`. */
+  order: ListOrder;
+  /** The caller's `page` and `pagesize`, checked before sending. */
+  params?: ListParams | null | undefined;
+}
+
+/**
+ * @internal The request primitive behind a {@link Client}; resources hold one.
+ * Every method has one shape: the path, what to send, then the caller's
+ * request options.
+ */
 export class API {
   readonly #transport: Transport;
 
@@ -72,63 +100,23 @@ export class API {
     this.#transport = transport;
   }
 
-  /**
-   * GET `path`; resolves to the envelope's `data`, checked by `schema` when
-   * given. `call` holds a resource's own query and schema, and then `options`
-   * may hold request options only; without it (a raw call) `options` may also
-   * hold `query` and `schema`. Every name outside these is refused.
-   */
-  async get<T>(
-    path: string | ResourcePath,
-    options?: RequestOptions | null,
-    call?: Pick<GetOptions<T>, 'query' | 'schema'>,
-  ): Promise<T> {
-    const { query, schema, ...request } = checkRequestOptions(options, call ? [] : RAW_GET_NAMES);
-    const fields = call ?? { query, schema };
-    const spec = {
-      method: 'GET',
-      path: relativePath(path, this.#transport.secret),
-      query: checkQuery(fields.query, this.#transport.secret),
-      schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
-    } as const;
-    const { body, info } = await this.#transport.request<T>(spec, request);
-    return remember(body, info);
+  /** GET `path`; resolves to the envelope's `data`, checked by `request.schema` when given. */
+  async get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
+    return this.#send('GET', path, request, checkRequestOptions(options));
   }
 
-  /** POST `body` as JSON to `path`, with an Idempotency-Key; `options` and `call` as for {@link API.get}. */
-  async post<T>(
-    path: string | ResourcePath,
-    options?: RequestOptions | null,
-    call?: Pick<PostOptions<T>, 'body' | 'schema'>,
-  ): Promise<T> {
-    const { body, schema, ...request } = checkRequestOptions(options, call ? [] : RAW_POST_NAMES);
-    const fields = call ?? { body, schema };
-    const spec = {
-      method: 'POST',
-      path: relativePath(path, this.#transport.secret),
-      body: serialize(fields.body, this.#transport.secret),
-      schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
-    } as const;
-    const result = await this.#transport.request<T>(spec, request);
-    return remember(result.body, result.info);
+  /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves as {@link API.get} does. */
+  async post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
+    return this.#send('POST', path, request, checkRequestOptions(options));
   }
 
-  /**
-   * GET a list, as a {@link PagePromise} that can walk every page; `items`
-   * checks a page's `data`, and `order` is what the service documents for
-   * this list (a walk relies on nothing more).
-   */
-  list<T>(
-    path: string | ResourcePath,
-    items: StandardSchema<T[]>,
-    order: ListOrder,
-    params: ListParams | null | undefined,
-    options: RequestOptions | null | undefined,
-  ): PagePromise<T> {
+  /** GET a list, as a {@link PagePromise} that can walk every page. */
+  list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T> {
     return new PagePromise(async () => {
       const checked = checkRequestOptions(options);
-      const { page = 1, pagesize } = validate(listParams, params ?? {});
+      const { page = 1, pagesize } = validate(listParams, request.params ?? {});
       const relative = relativePath(path, this.#transport.secret);
+      const { items, order } = request;
       const transport = this.#transport;
       const source: PageSource<T> = {
         label: `GET /${relative}`,
@@ -146,6 +134,40 @@ export class API {
       };
       return source.fetch(page);
     });
+  }
+
+  /** `client.get`: the caller's options hold the query and schema beside the request options. */
+  async rawGet<T>(path: string, options?: GetOptions<T> | null): Promise<T> {
+    const { query, schema, ...request } = checkRequestOptions(options, RAW_GET_NAMES);
+    return this.#send('GET', path, { query, schema }, request);
+  }
+
+  /** `client.post`: the caller's options hold the body and schema beside the request options. */
+  async rawPost<T>(path: string, options?: PostOptions<T> | null): Promise<T> {
+    const { body, schema, ...request } = checkRequestOptions(options, RAW_POST_NAMES);
+    return this.#send('POST', path, { body, schema }, request);
+  }
+
+  /**
+   * One call, its request options already checked. What it sends is checked
+   * here, before sending: a raw call's query, body and schema are the caller's.
+   */
+  async #send<T>(
+    method: 'GET' | 'POST',
+    path: string | ResourcePath,
+    request: { query?: unknown; body?: unknown; schema?: unknown },
+    options: RequestOptions,
+  ): Promise<T> {
+    const secret = this.#transport.secret;
+    const spec = {
+      method,
+      path: relativePath(path, secret),
+      query: checkQuery(request.query, secret),
+      body: serialize(request.body, secret),
+      schema: checkSchema<T>(request.schema),
+    };
+    const { body, info } = await this.#transport.request<T>(spec, options);
+    return remember(body, info);
   }
 }
 
@@ -181,7 +203,7 @@ function checkQuery(query: unknown, secret: Secret): Record<string, string | num
  * The schema, once it is known to be a Standard Schema: anything else would
  * only fail once the response is in, after the request was sent.
  */
-function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T> | undefined {
+function checkSchema<T>(schema: unknown): StandardSchema<T> | undefined {
   if (schema === undefined) return undefined;
   let validate: unknown;
   try {
@@ -191,7 +213,7 @@ function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T
   }
   if (typeof validate !== 'function')
     throw new RequestValidationError({ schema: ['Schema must be a Standard Schema, such as a zod or valibot schema'] });
-  return schema;
+  return schema as StandardSchema<T>;
 }
 
 /** The body as JSON text, once, so a body JSON cannot carry is refused before sending. */

@@ -298,7 +298,7 @@ export class Charges extends Resource {
    */
   async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
     const body = validate(chargeCreateParams, params);
-    return this.api.post(path`/v1/payments/charges`, options, { body, schema: createdChargeSchema });
+    return this.api.post(path`/v1/payments/charges`, { body, schema: createdChargeSchema }, options);
   }
 
   /**
@@ -312,7 +312,7 @@ export class Charges extends Resource {
    * ```
    */
   async retrieve(id: string, options?: RequestOptions): Promise<Charge> {
-    return this.api.get(path`/v1/payments/charges/${id}`, options, { schema: chargeSchema });
+    return this.api.get(path`/v1/payments/charges/${id}`, { schema: chargeSchema }, options);
   }
 
   /**
@@ -327,6 +327,6 @@ export class Charges extends Resource {
    * ```
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Charge> {
-    return this.api.list(path`/v1/payments/charges`, chargeList, 'newest-first', params, options);
+    return this.api.list(path`/v1/payments/charges`, { items: chargeList, order: 'newest-first', params }, options);
   }
 }
