@@ -116,17 +116,16 @@ export class API {
       const checked = checkRequestOptions(options);
       const { page = 1, pagesize } = validate(listParams, request.params ?? {});
       const relative = relativePath(path, this.#transport.secret);
-      const { items, order } = request;
       const transport = this.#transport;
       const source: PageSource<T> = {
         label: `GET /${relative}`,
-        order,
+        order: request.order,
         warn: (message) => transport.warn(message),
         fetch: async (number, lookahead) => {
           const signal =
             lookahead && checked.signal ? AbortSignal.any([checked.signal, lookahead]) : (lookahead ?? checked.signal);
           const { body, info } = await transport.request(
-            { method: 'GET', path: relative, query: { page: number, pagesize }, schema: items, page: number },
+            { method: 'GET', path: relative, query: { page: number, pagesize }, schema: request.items, page: number },
             signal ? { ...checked, signal } : checked,
           );
           return remember(new Page(body, source), info);
@@ -136,16 +135,13 @@ export class API {
     });
   }
 
-  /** `client.get`: the caller's options hold the query and schema beside the request options. */
-  async rawGet<T>(path: string, options?: GetOptions<T> | null): Promise<T> {
-    const { query, schema, ...request } = checkRequestOptions(options, RAW_GET_NAMES);
-    return this.#send('GET', path, { query, schema }, request);
-  }
-
-  /** `client.post`: the caller's options hold the body and schema beside the request options. */
-  async rawPost<T>(path: string, options?: PostOptions<T> | null): Promise<T> {
-    const { body, schema, ...request } = checkRequestOptions(options, RAW_POST_NAMES);
-    return this.#send('POST', path, { body, schema }, request);
+  /**
+   * `client.get` and `client.post`: the caller's options hold what to send
+   * (a GET's query, a POST's body, and a schema) beside the request options.
+   */
+  async raw<T>(method: 'GET' | 'POST', path: string, options?: GetOptions<T> | PostOptions<T> | null): Promise<T> {
+    const { query, body, schema, ...request } = checkRequestOptions(options, RAW_NAMES[method]);
+    return this.#send(method, path, { query, body, schema }, request);
   }
 
   /**
@@ -172,8 +168,7 @@ export class API {
 }
 
 /** What a raw call's options add to the request options. */
-const RAW_GET_NAMES = ['query', 'schema'] as const;
-const RAW_POST_NAMES = ['body', 'schema'] as const;
+const RAW_NAMES = { GET: ['query', 'schema'], POST: ['body', 'schema'] } as const;
 
 function checkQuery(query: unknown, secret: Secret): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;
