@@ -147,7 +147,7 @@ export class API {
    * (a GET's query, a POST's body, and a schema) beside the request options.
    */
   async raw<T>(method: 'GET' | 'POST', path: string, options?: GetOptions<T> | PostOptions<T> | null): Promise<T> {
-    const { query, body, schema, ...request } = checkRequestOptions(options, RAW_NAMES[method]);
+    const { query, body, schema, ...request } = ownOnly(checkRequestOptions(options, RAW_NAMES[method]));
     return this.#send(method, path, { query, body, schema }, request);
   }
 
@@ -162,16 +162,25 @@ export class API {
     options: RequestOptions,
   ): Promise<T> {
     const secret = this.#transport.secret;
+    const { query, body, schema } = ownOnly(request);
     const spec = {
       method,
       path: relativePath(path, secret),
-      query: checkQuery(request.query, secret),
-      body: serialize(request.body, secret),
-      schema: checkSchema<T>(request.schema),
+      query: checkQuery(query, secret),
+      body: serialize(body, secret),
+      schema: checkSchema<T>(schema),
     };
-    const { body, info } = await this.#transport.request<T>(spec, options);
-    return remember(body, info);
+    const result = await this.#transport.request<T>(spec, options);
+    return remember(result.body, result.info);
   }
+}
+
+/**
+ * A copy with the own properties only: what to send is never read from a
+ * polluted `Object.prototype` (a GET's description has no own `body`).
+ */
+function ownOnly<T extends object>(value: T): T {
+  return { __proto__: null, ...value } as T;
 }
 
 /** What a raw call's options add to the request options. */
