@@ -147,7 +147,9 @@ export class API {
    * (a GET's query, a POST's body, and a schema) beside the request options.
    */
   async raw<T>(method: 'GET' | 'POST', path: string, options?: GetOptions<T> | PostOptions<T> | null): Promise<T> {
-    const { query, body, schema, ...request } = ownOnly(checkRequestOptions(options, RAW_NAMES[method]));
+    const checked = checkRequestOptions(options, RAW_NAMES[method]);
+    // Own names only: a POST's options have no `query`, which would be read from Object.prototype.
+    const { query, body, schema, ...request } = { __proto__: null, ...checked } as typeof checked;
     return this.#send(method, path, { query, body, schema }, request);
   }
 
@@ -162,7 +164,9 @@ export class API {
     options: RequestOptions,
   ): Promise<T> {
     const secret = this.#transport.secret;
-    const { query, body, schema } = ownOnly(request);
+    // Own names only: a GET's description has no `body`, a POST's no `query`, and
+    // Object.prototype may hold either.
+    const { query, body, schema } = { __proto__: null, ...request } as typeof request;
     const spec = {
       method,
       path: relativePath(path, secret),
@@ -173,14 +177,6 @@ export class API {
     const result = await this.#transport.request<T>(spec, options);
     return remember(result.body, result.info);
   }
-}
-
-/**
- * A copy with the own properties only: what to send is never read from a
- * polluted `Object.prototype` (a GET's description has no own `body`).
- */
-function ownOnly<T extends object>(value: T): T {
-  return { __proto__: null, ...value } as T;
 }
 
 /** What a raw call's options add to the request options. */
