@@ -208,7 +208,7 @@ export class Client {
   get(path: string, options?: GetOptions<unknown> & { schema?: undefined }): Promise<unknown>;
   get<T>(path: string, options: GetOptions<T> & { schema: StandardSchema<T> }): Promise<T>;
   get<T>(path: string, options?: GetOptions<T>): Promise<T> {
-    return this.#api.get(path, options);
+    return this.#api.raw('GET', path, options);
   }
 
   /**
@@ -224,7 +224,7 @@ export class Client {
   post(path: string, options?: PostOptions<unknown> & { schema?: undefined }): Promise<unknown>;
   post<T>(path: string, options: PostOptions<T> & { schema: StandardSchema<T> }): Promise<T>;
   post<T>(path: string, options?: PostOptions<T>): Promise<T> {
-    return this.#api.post(path, options);
+    return this.#api.raw('POST', path, options);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The one request primitive. Every resource method and the raw
- * `client.get`/`client.post` go through {@link API}: a path relative to the
- * base URL, options, and a schema for the envelope's `data`.
+ * `client.get`/`client.post` go through {@link API}: a path, what to send
+ * (query or body, and a schema for the envelope's `data`), then the caller's
+ * request options.
  */
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
@@ -64,7 +65,41 @@ const listParams = z.strictObject({
   pagesize: z.optional(intParam('Page size must be an integer from 1 to 100', 1, 100)),
 });
 
-/** @internal The request primitive behind a {@link Client}; resources hold one. */
+/**
+ * The request options' names, refused in what to send: they go in the last
+ * argument, so `{ ...options, schema }` there is a compile error, not options
+ * silently dropped.
+ */
+type NoRequestOptions = { readonly [Name in keyof RequestOptions]?: never };
+
+/**
+ * What a GET sends besides its path: a query, and the schema of the envelope's `data`.
+ * Each resource method writes its own: `{ schema: chargeSchema }`.
+ */
+export type GetRequest<T> = Pick<GetOptions<T>, 'query' | 'schema'> & NoRequestOptions;
+
+/** What a POST sends besides its path: a JSON body, and the schema of the envelope's `data`. */
+export type PostRequest<T> = Pick<PostOptions<T>, 'body' | 'schema'> & NoRequestOptions;
+
+/**
+ * What a list sends besides its path: the caller's paging `params`, the schema
+ * of one page's `data`, and the order the service documents for this list
+ * (a walk relies on nothing more).
+ */
+export interface ListRequest<T> extends NoRequestOptions {
+  /** Checks a page's `data`. */
+  items: StandardSchema<T[]>;
+  /** `newest-first` when the service documents it, else `unspecified`. */
+  order: ListOrder;
+  /** The caller's `page` and `pagesize`, checked before sending. */
+  params?: ListParams | null | undefined;
+}
+
+/**
+ * @internal The request primitive behind a {@link Client}; resources hold one.
+ * Every method has one shape: the path, what to send, then the caller's
+ * request options.
+ */
 export class API {
   readonly #transport: Transport;
 
@@ -72,73 +107,32 @@ export class API {
     this.#transport = transport;
   }
 
-  /**
-   * GET `path`; resolves to the envelope's `data`, checked by `schema` when
-   * given. `call` holds a resource's own query and schema, and then `options`
-   * may hold request options only; without it (a raw call) `options` may also
-   * hold `query` and `schema`. Every name outside these is refused.
-   */
-  async get<T>(
-    path: string | ResourcePath,
-    options?: RequestOptions | null,
-    call?: Pick<GetOptions<T>, 'query' | 'schema'>,
-  ): Promise<T> {
-    const { query, schema, ...request } = checkRequestOptions(options, call ? [] : RAW_GET_NAMES);
-    const fields = call ?? { query, schema };
-    const spec = {
-      method: 'GET',
-      path: relativePath(path, this.#transport.secret),
-      query: checkQuery(fields.query, this.#transport.secret),
-      schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
-    } as const;
-    const { body, info } = await this.#transport.request<T>(spec, request);
-    return remember(body, info);
+  /** GET `path`; resolves to the envelope's `data`, checked by `request.schema` when given. */
+  async get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
+    return this.#send('GET', path, request, checkRequestOptions(options));
   }
 
-  /** POST `body` as JSON to `path`, with an Idempotency-Key; `options` and `call` as for {@link API.get}. */
-  async post<T>(
-    path: string | ResourcePath,
-    options?: RequestOptions | null,
-    call?: Pick<PostOptions<T>, 'body' | 'schema'>,
-  ): Promise<T> {
-    const { body, schema, ...request } = checkRequestOptions(options, call ? [] : RAW_POST_NAMES);
-    const fields = call ?? { body, schema };
-    const spec = {
-      method: 'POST',
-      path: relativePath(path, this.#transport.secret),
-      body: serialize(fields.body, this.#transport.secret),
-      schema: checkSchema(fields.schema as StandardSchema<T> | undefined),
-    } as const;
-    const result = await this.#transport.request<T>(spec, request);
-    return remember(result.body, result.info);
+  /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves as {@link API.get} does. */
+  async post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
+    return this.#send('POST', path, request, checkRequestOptions(options));
   }
 
-  /**
-   * GET a list, as a {@link PagePromise} that can walk every page; `items`
-   * checks a page's `data`, and `order` is what the service documents for
-   * this list (a walk relies on nothing more).
-   */
-  list<T>(
-    path: string | ResourcePath,
-    items: StandardSchema<T[]>,
-    order: ListOrder,
-    params: ListParams | null | undefined,
-    options: RequestOptions | null | undefined,
-  ): PagePromise<T> {
+  /** GET a list, as a {@link PagePromise} that can walk every page. */
+  list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T> {
     return new PagePromise(async () => {
       const checked = checkRequestOptions(options);
-      const { page = 1, pagesize } = validate(listParams, params ?? {});
+      const { page = 1, pagesize } = validate(listParams, request.params ?? {});
       const relative = relativePath(path, this.#transport.secret);
       const transport = this.#transport;
       const source: PageSource<T> = {
         label: `GET /${relative}`,
-        order,
+        order: request.order,
         warn: (message) => transport.warn(message),
         fetch: async (number, lookahead) => {
           const signal =
             lookahead && checked.signal ? AbortSignal.any([checked.signal, lookahead]) : (lookahead ?? checked.signal);
           const { body, info } = await transport.request(
-            { method: 'GET', path: relative, query: { page: number, pagesize }, schema: items, page: number },
+            { method: 'GET', path: relative, query: { page: number, pagesize }, schema: request.items, page: number },
             signal ? { ...checked, signal } : checked,
           );
           return remember(new Page(body, source), info);
@@ -147,11 +141,46 @@ export class API {
       return source.fetch(page);
     });
   }
+
+  /**
+   * `client.get` and `client.post`: the caller's options hold what to send
+   * (a GET's query, a POST's body, and a schema) beside the request options.
+   */
+  async raw<T>(method: 'GET' | 'POST', path: string, options?: GetOptions<T> | PostOptions<T> | null): Promise<T> {
+    const checked = checkRequestOptions(options, RAW_NAMES[method]);
+    // Own names only: a POST's options have no `query`, which would be read from Object.prototype.
+    const { query, body, schema, ...request } = { __proto__: null, ...checked } as typeof checked;
+    return this.#send(method, path, { query, body, schema }, request);
+  }
+
+  /**
+   * One call, its request options already checked. What it sends is checked
+   * here, before sending: a raw call's query, body and schema are the caller's.
+   */
+  async #send<T>(
+    method: 'GET' | 'POST',
+    path: string | ResourcePath,
+    request: { query?: unknown; body?: unknown; schema?: unknown },
+    options: RequestOptions,
+  ): Promise<T> {
+    const secret = this.#transport.secret;
+    // Own names only: a GET's description has no `body`, a POST's no `query`, and
+    // Object.prototype may hold either.
+    const { query, body, schema } = { __proto__: null, ...request } as typeof request;
+    const spec = {
+      method,
+      path: relativePath(path, secret),
+      query: checkQuery(query, secret),
+      body: serialize(body, secret),
+      schema: checkSchema<T>(schema),
+    };
+    const result = await this.#transport.request<T>(spec, options);
+    return remember(result.body, result.info);
+  }
 }
 
 /** What a raw call's options add to the request options. */
-const RAW_GET_NAMES = ['query', 'schema'] as const;
-const RAW_POST_NAMES = ['body', 'schema'] as const;
+const RAW_NAMES = { GET: ['query', 'schema'], POST: ['body', 'schema'] } as const;
 
 function checkQuery(query: unknown, secret: Secret): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;
@@ -181,7 +210,7 @@ function checkQuery(query: unknown, secret: Secret): Record<string, string | num
  * The schema, once it is known to be a Standard Schema: anything else would
  * only fail once the response is in, after the request was sent.
  */
-function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T> | undefined {
+function checkSchema<T>(schema: unknown): StandardSchema<T> | undefined {
   if (schema === undefined) return undefined;
   let validate: unknown;
   try {
@@ -191,7 +220,7 @@ function checkSchema<T>(schema: StandardSchema<T> | undefined): StandardSchema<T
   }
   if (typeof validate !== 'function')
     throw new RequestValidationError({ schema: ['Schema must be a Standard Schema, such as a zod or valibot schema'] });
-  return schema;
+  return schema as StandardSchema<T>;
 }
 
 /** The body as JSON text, once, so a body JSON cannot carry is refused before sending. */

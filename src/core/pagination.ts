@@ -29,9 +29,6 @@ export interface PageSource<T> extends WalkContext {
   readonly fetch: PageFetcher<T>;
 }
 
-// Lets the item walk, outside the class, read a page's source.
-let sourceOf: <T>(page: Page<T>) => PageSource<T>;
-
 /**
  * One page of a list, with the means to walk on.
  *
@@ -46,10 +43,6 @@ let sourceOf: <T>(page: Page<T>) => PageSource<T>;
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
-  static {
-    sourceOf = (page) => page.#source;
-  }
-
   /** The items of this page, in the list's order. */
   readonly data: T[];
   /** The page number (1-based); always the one requested (another is a `ResponseValidationError`). */
@@ -145,31 +138,32 @@ export class Page<T> implements AsyncIterable<T> {
    * sending pages already read ends the walk with a `LunasError`.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    return itemsFrom(this);
+    return Page.items(this);
   }
-}
 
-/**
- * Every item from the first page onward, each once. One generator for the
- * whole walk (a `yield*` into another would cost a hop per item), which lets
- * go of the first page once it has moved past it.
- */
-async function* itemsFrom<T>(
-  first: Page<T> | Promise<Page<T>> | undefined,
-  lookAhead?: (page: Page<T>) => boolean,
-): AsyncGenerator<T, void, undefined> {
-  let start: Page<T> | undefined = await first!;
-  first = undefined;
-  const walk = new ItemWalk(sourceOf(start));
-  const pages = Page.walk(start, lookAhead);
-  start = undefined;
-  try {
-    for await (const page of pages) {
-      for (const item of page.data) if (walk.accepts(item)) yield item;
-      walk.endPage(page);
+  /**
+   * @internal Every item from the first page onward, each once; `lookAhead`
+   * as for {@link Page.walk}. One generator for the whole walk (a `yield*`
+   * into another would cost a hop per item), which lets go of the first page
+   * once it has moved past it.
+   */
+  static async *items<T>(
+    first: Page<T> | Promise<Page<T>> | undefined,
+    lookAhead?: (page: Page<T>) => boolean,
+  ): AsyncGenerator<T, void, undefined> {
+    let start: Page<T> | undefined = await first!;
+    first = undefined;
+    const walk = new ItemWalk(start.#source);
+    const pages = Page.walk(start, lookAhead);
+    start = undefined;
+    try {
+      for await (const page of pages) {
+        for (const item of page.data) if (walk.accepts(item)) yield item;
+        walk.endPage(page);
+      }
+    } finally {
+      walk.finish();
     }
-  } finally {
-    walk.finish();
   }
 }
 
@@ -228,7 +222,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
 
   /** Every item from the first page onward, across pages. */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    return itemsFrom(this.#firstPage());
+    return Page.items(this.#firstPage());
   }
 
   /**
@@ -257,7 +251,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     const items: T[] = [];
     // Look ahead only when this page cannot fill what is still missing.
     const lookAhead = (page: Page<T>) => items.length + page.data.length < (limit as number);
-    for await (const item of itemsFrom(this.#firstPage(), lookAhead)) {
+    for await (const item of Page.items(this.#firstPage(), lookAhead)) {
       items.push(item);
       if (items.length === limit) break;
     }

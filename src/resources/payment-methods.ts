@@ -27,6 +27,10 @@ const paymentMethodList = z.array(paymentMethodSchema);
 export class PaymentMethods extends Resource {
   /** Lists payment methods. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<PaymentMethod> {
-    return this.api.list(path`/v1/payments/methods`, paymentMethodList, 'unspecified', params, options);
+    return this.api.list(
+      path`/v1/payments/methods`,
+      { items: paymentMethodList, order: 'unspecified', params },
+      options,
+    );
   }
 }

@@ -25,8 +25,11 @@ const payoutList = z.array(payoutSchema);
 
 /** Payouts to external bank accounts (read only). */
 export class Payouts extends Resource {
-  /** Lists payouts, newest first. `for await` over the result walks every page. */
+  /**
+   * Lists payouts, in the order the service sends them (it documents none).
+   * `for await` over the result walks every page.
+   */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Payout> {
-    return this.api.list(path`/v1/payouts`, payoutList, 'unspecified', params, options);
+    return this.api.list(path`/v1/payouts`, { items: payoutList, order: 'unspecified', params }, options);
   }
 }

@@ -147,7 +147,7 @@ export class Transfers extends Resource {
    */
   async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
     const body = validate(transferCreateParams, params);
-    return this.api.post(path`/v1/transfers`, options, { body, schema: transferSchema });
+    return this.api.post(path`/v1/transfers`, { body, schema: transferSchema }, options);
   }
 
   /**
@@ -155,6 +155,6 @@ export class Transfers extends Resource {
    * {@link Page}, or `for await` over it for every transfer across pages.
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Transfer> {
-    return this.api.list(path`/v1/transfers`, transferList, 'newest-first', params, options);
+    return this.api.list(path`/v1/transfers`, { items: transferList, order: 'newest-first', params }, options);
   }
 }

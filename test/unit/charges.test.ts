@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LunasError, Page, RequestValidationError, ResponseValidationError } from '../../src/index.js';
 import { API_KEY, BASE_URL, chargeJson, makeClient, server, success } from '../helpers/msw.js';
 import { countRequests } from '../helpers/pages.js';
+import { chargeData, successResponse, wireClient } from '../helpers/wire.js';
 
 const CHARGES = `${BASE_URL}/v1/payments/charges`;
 
@@ -210,6 +211,21 @@ describe('charges.retrieve', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(counter.count()).toBe(0);
+  });
+});
+
+describe('a polluted Object.prototype', () => {
+  // A custom fetch, not msw, and only `query`: msw and fetch read inherited members themselves.
+  it('is never read as what a resource method sends', async () => {
+    const wire = wireClient(() => successResponse(chargeData({ id: 'ch_abc' })));
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.query = 'none';
+    try {
+      expect((await wire.client.charges.retrieve('ch_abc')).id).toBe('ch_abc');
+    } finally {
+      delete polluted.query;
+    }
+    expect(wire.sent[0]!.url.search).toBe('');
   });
 });
 
