@@ -9,7 +9,8 @@ import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import { hasLoneSurrogate } from './core/path.js';
 import { checkRequestOptions, type RequestOptions } from './core/request-options.js';
-import { dottedPath, looseObject, z } from './core/schema.js';
+import { looseObject, z } from './core/schema.js';
+import { dottedPath } from './core/validate.js';
 import type { Charge, Charges } from './resources/charges.js';
 
 /** The event types the service documents. */
