@@ -2,8 +2,6 @@ import { API, type GetOptions, type PostOptions } from './core/api.js';
 import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/client-options.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import type { StandardSchema } from './core/standard-schema.js';
-import { Log } from './core/log.js';
-import { Secret } from './core/secrets.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
 import { PaymentMethods } from './resources/payment-methods.js';
@@ -58,27 +56,7 @@ export class Client {
     // A derived client keeps what this one resolved, even if the environment changes.
     this.#options = { ...options, apiKey: settings.apiKey, baseURL: settings.baseURL };
     this.#events = derivation?.events ?? new Events();
-    const secret = new Secret(settings.apiKey);
-    const log = new Log(settings.logger, settings.loggerLevels, settings.logLevel, secret);
-    if (settings.baseURL !== settings.givenBaseURL) {
-      log.write(
-        'debug',
-        `baseURL ${settings.givenBaseURL} ends in /v1, which lunas adds to every path: using ${settings.baseURL}`,
-      );
-    }
-
-    const transport = new Transport({
-      apiKey: settings.apiKey,
-      secret,
-      baseURL: settings.baseURL,
-      timeout: settings.timeout,
-      maxRetries: settings.maxRetries,
-      fetch: settings.fetch,
-      defaultHeaders: settings.defaultHeaders,
-      userAgent: `lunas/${VERSION}`,
-      events: this.#events,
-      log,
-    });
+    const transport = new Transport({ ...settings, userAgent: `lunas/${VERSION}`, events: this.#events });
     this.#api = new API(transport);
     this.charges = new Charges(this.#api);
     this.transfers = new Transfers(this.#api);
@@ -171,28 +149,20 @@ export class Client {
 /**
  * What {@link Client.withOptions} hands the constructor: the merged options,
  * already read by name, and the listeners the new client shares with its
- * parent. Not exported, so a caller cannot make one; its fields are private,
- * so it has no option names to read either.
+ * parent. Not exported, so a caller cannot make one.
  */
 class Derivation {
-  readonly #options: ClientOptions;
-  readonly #events: Events;
+  readonly #derived = true;
+  readonly options: ClientOptions;
+  readonly events: Events;
 
   constructor(options: ClientOptions, events: Events) {
-    this.#options = options;
-    this.#events = events;
+    this.options = options;
+    this.events = events;
   }
 
-  /** `given` as a Derivation, or undefined. `#options in` never runs a Proxy's traps. */
+  /** `given` when it is a Derivation: `#derived in` reads no property, so a Proxy's traps never run. */
   static of(given: unknown): Derivation | undefined {
-    return typeof given === 'object' && given !== null && #options in given ? (given as Derivation) : undefined;
-  }
-
-  get options(): ClientOptions {
-    return this.#options;
-  }
-
-  get events(): Events {
-    return this.#events;
+    return typeof given === 'object' && given !== null && #derived in given ? (given as Derivation) : undefined;
   }
 }

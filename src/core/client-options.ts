@@ -1,14 +1,15 @@
 /**
  * The client's options: their names, their defaults (the environment's
  * included) and their checks at construction, resolved into the settings a
- * client is built from. Checks shared with per-call options are in
+ * client's transport is built from. Checks shared with per-call options are in
  * option-checks.ts.
  */
 import { LunasError } from './errors.js';
 import { isBrowserLike, readEnv } from './environment.js';
-import { checkLogger, isLogLevel, type Logger, type LogLevel } from './log.js';
+import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './log.js';
 import { optionValueProblems } from './option-checks.js';
 import { optionNames, readOptionsObject } from './option-names.js';
+import { Secret } from './secrets.js';
 
 /**
  * Options of {@link Client}. Every one is optional; the key and URL default to
@@ -92,14 +93,18 @@ export function readClientOptions(given: unknown): ClientOptions {
   return values as ClientOptions;
 }
 
-/** What a client is built from: its options checked, with the defaults and the environment's values in place. */
+/**
+ * What a client's transport is built from: its options checked, with the
+ * defaults and the environment's values in place, and the key's `Secret`
+ * and the `Log` made from them.
+ */
 export interface ClientSettings {
   /** The key, from the option or `LUNAS_API_KEY`. */
   apiKey: string;
+  /** The key's masker, for everything the client shows. */
+  secret: Secret;
   /** Without a trailing slash or a final `/v1`. */
   baseURL: string;
-  /** As given, when it differs from `baseURL` (it ended in `/v1`): worth a debug line. */
-  givenBaseURL: string;
   /** Per-attempt timeout in ms. */
   timeout: number;
   /** Retries after the first attempt. */
@@ -108,12 +113,8 @@ export interface ClientSettings {
   fetch: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
   defaultHeaders: Record<string, string>;
-  /** Where log lines go. */
-  logger: Logger;
-  /** The levels the logger has a method for (see `checkLogger`). */
-  loggerLevels: ReturnType<typeof checkLogger>;
-  /** The least severe level written. */
-  logLevel: LogLevel;
+  /** The logger, its level and the key masked in its lines. */
+  log: Log;
 }
 
 /**
@@ -143,18 +144,13 @@ export function resolveClientSettings(options: ClientOptions): ClientSettings {
   }
   const logger = options.logger ?? console;
   const loggerLevels = checkLogger(logger);
-  return {
-    apiKey,
-    baseURL: withoutVersion(givenBaseURL),
-    givenBaseURL,
-    timeout,
-    maxRetries,
-    fetch: options.fetch,
-    defaultHeaders,
-    logger,
-    loggerLevels,
-    logLevel: logLevelOf(options.logLevel),
-  };
+  const secret = new Secret(apiKey);
+  const log = new Log(logger, loggerLevels, logLevelOf(options.logLevel), secret);
+  const baseURL = withoutVersion(givenBaseURL);
+  if (baseURL !== givenBaseURL) {
+    log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${baseURL}`);
+  }
+  return { apiKey, secret, baseURL, timeout, maxRetries, fetch: options.fetch, defaultHeaders, log };
 }
 
 function checkApiKey(apiKey: unknown): string {

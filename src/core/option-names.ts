@@ -41,12 +41,11 @@ export function readOptionsObject<K extends string>(
   known: readonly K[],
   label: string,
 ): { values: OptionValues<K>; problems: FieldErrors } {
-  if (given === undefined || given === null) return readOptions({}, known);
-  if (typeof given !== 'object' || Array.isArray(given)) {
-    const { values } = readOptions({}, known);
-    return { values, problems: { options: [`${label} must be an object (got ${describeKind(given)})`] } };
-  }
-  return readOptions(given, known);
+  const options = given ?? {};
+  const isObject = typeof options === 'object' && !Array.isArray(options);
+  const read = readOptions(isObject ? options : {}, known);
+  if (!isObject) read.problems.options = [`${label} must be an object (got ${describeKind(given)})`];
+  return read;
 }
 
 /**
