@@ -6,7 +6,8 @@
  * event came from the service: `confirm` reads the charge back by `data.id`.
  */
 import { describeIssueWithInput } from './core/describe-value.js';
-import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
+import { brandErrorClasses } from './core/error-brand.js';
+import { LunasError, type ResponseIssue } from './core/errors.js';
 import { hasLoneSurrogate } from './core/path.js';
 import { checkRequestOptions, type RequestOptions } from './core/request-options.js';
 import { looseObject, z } from './core/schema.js';
