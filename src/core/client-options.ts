@@ -10,6 +10,7 @@ import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './log.
 import { optionValueProblems } from './option-checks.js';
 import { optionNames, readOptionsObject } from './option-names.js';
 import { Secret } from './secrets.js';
+import type { TransportConfig } from './transport.js';
 
 /**
  * Options of {@link Client}. Every one is optional; the key and URL default to
@@ -96,26 +97,9 @@ export function readClientOptions(given: unknown): ClientOptions {
 /**
  * What a client's transport is built from: its options checked, with the
  * defaults and the environment's values in place, and the key's `Secret`
- * and the `Log` made from them.
+ * and the `Log` made from them. The client adds its User-Agent and listeners.
  */
-export interface ClientSettings {
-  /** The key, from the option or `LUNAS_API_KEY`. */
-  apiKey: string;
-  /** The key's masker, for everything the client shows. */
-  secret: Secret;
-  /** Without a trailing slash or a final `/v1`. */
-  baseURL: string;
-  /** Per-attempt timeout in ms. */
-  timeout: number;
-  /** Retries after the first attempt. */
-  maxRetries: number;
-  /** The caller's `fetch`, or undefined for the global one. */
-  fetch: typeof globalThis.fetch | undefined;
-  /** Headers sent with every request. */
-  defaultHeaders: Record<string, string>;
-  /** The logger, its level and the key masked in its lines. */
-  log: Log;
-}
+export type ClientSettings = Omit<TransportConfig, 'userAgent' | 'events'>;
 
 /**
  * The settings of a client made with `options` (read by {@link readClientOptions}),
