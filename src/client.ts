@@ -47,7 +47,7 @@ export class Client {
   /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed or unknown. */
   constructor(given?: ClientOptions) {
     // Only withOptions() makes a Derivation: a caller's options are read by name.
-    const derivation = Derivation.of(given);
+    const derivation = given instanceof Derivation ? given : undefined;
     const options = derivation?.options ?? readClientOptions(given);
     const settings = resolveClientSettings(options);
     this.baseURL = settings.baseURL;
@@ -152,17 +152,11 @@ export class Client {
  * parent. Not exported, so a caller cannot make one.
  */
 class Derivation {
-  readonly #derived = true;
   readonly options: ClientOptions;
   readonly events: Events;
 
   constructor(options: ClientOptions, events: Events) {
     this.options = options;
     this.events = events;
-  }
-
-  /** `given` when it is a Derivation: `#derived in` reads no property, so a Proxy's traps never run. */
-  static of(given: unknown): Derivation | undefined {
-    return typeof given === 'object' && given !== null && #derived in given ? (given as Derivation) : undefined;
   }
 }

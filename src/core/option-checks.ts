@@ -19,9 +19,8 @@ const reservedHeaders = new Set(['authorization', 'idempotency-key', 'content-le
 const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect']);
 
 /** Problems with a headers record, keyed `<prefix>.<name>`; empty when it is fine. */
-function headerProblems(headers: unknown, prefix = 'headers'): FieldErrors {
+function headerProblems(headers: unknown, prefix: string): FieldErrors {
   const problems: FieldErrors = {};
-  if (headers === undefined) return problems;
   if (typeof headers !== 'object' || headers === null) return { [prefix]: ['Headers must be an object of strings'] };
   for (const [name, value] of Object.entries(headers)) {
     const key = `${prefix}.${name}`;
