@@ -1,12 +1,7 @@
 import { API, type GetOptions, type PostOptions } from './core/api.js';
-import { describeKind } from './core/describe-value.js';
-import { LunasError } from './core/errors.js';
+import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/client-options.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import type { StandardSchema } from './core/standard-schema.js';
-import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './core/log.js';
-import { readOptions } from './core/option-names.js';
-import { headerProblems, maxRetriesProblem, timeoutProblem } from './core/request-options.js';
-import { Secret } from './core/secrets.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
 import { PaymentMethods } from './resources/payment-methods.js';
@@ -15,64 +10,7 @@ import { Transfers } from './resources/transfers.js';
 import { VERSION } from './version.js';
 import { Webhooks } from './webhooks.js';
 
-/**
- * Options of {@link Client}. Every one is optional; the key and URL default to
- * the `LUNAS_API_KEY` and `LUNAS_BASE_URL` environment variables. Any other
- * name (`baseUrl`, `maxRetry`) throws `LunasError`, naming the closest one.
- *
- * @example
- * ```ts
- * const client = new Client({
- *   baseURL: 'https://api.example.com',
- *   timeout: 10_000,
- *   maxRetries: 3,
- *   defaultHeaders: { 'x-team': 'payments' },
- *   logLevel: 'info',
- * });
- * ```
- */
-export interface ClientOptions {
-  /** Secret API key, sent as `Authorization: Bearer`. Default: `LUNAS_API_KEY`. */
-  apiKey?: string | undefined;
-  /**
-   * Base URL of the service, e.g. `https://api.example.com`. Default: `LUNAS_BASE_URL`.
-   * lunas adds the version to every path (`/v1/transfers`), so a base URL ending
-   * in `/v1`, as other SDKs expect, is used without it.
-   */
-  baseURL?: string | undefined;
-  /** Per-attempt timeout in ms. Default 30 000. */
-  timeout?: number | undefined;
-  /** Retries after the first attempt, for connection failures, timeouts, 408, 409, 429 and 5xx. Default 2. */
-  maxRetries?: number | undefined;
-  /**
-   * A fetch-compatible function, e.g. one that goes through a proxy. Default: the global `fetch`.
-   * It is called as `fetch(request, init)`; `init.signal` aborts the request (at the caller's
-   * abort, or the timeout while the response is awaited), so pass `init` on rather than the
-   * `Request` alone.
-   */
-  fetch?: typeof globalThis.fetch | undefined;
-  /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string> | undefined;
-  /**
-   * Where log lines go. Default: `console`. An object with `debug`, `info`,
-   * `warn` and `error` methods; lines of a level it has no method for are dropped.
-   */
-  logger?: Logger | undefined;
-  /** The least severe level written. Default: `LUNAS_LOG`, else `warn`. */
-  logLevel?: LogLevel | undefined;
-  /**
-   * Allow construction in a browser, a page or a Web Worker. Off by default: a
-   * secret key shipped to a browser is readable by every visitor. Cloudflare
-   * Workers, Deno, Bun and Node are servers and need no such option.
-   */
-  dangerouslyAllowBrowser?: boolean | undefined;
-}
-
-const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** Handed from withOptions() to the constructor it calls, so the derived client shares the listeners. */
-let inheritedEvents: Events | undefined;
-const DEFAULT_MAX_RETRIES = 2;
+export type { ClientOptions } from './core/client-options.js';
 
 /**
  * The lunas client: one per API key, safe to share across concurrent requests.
@@ -96,7 +34,6 @@ export class Client {
   readonly paymentMethods: PaymentMethods;
   /** Webhook events: confirm one by reading its charge back. */
   readonly webhooks: Webhooks;
-  /** The base URL requests are sent to. */
   /** The base URL requests are sent to: without a trailing slash or `/v1`, which every path starts with. */
   readonly baseURL: string;
   /** Per-attempt timeout in ms. */
@@ -109,52 +46,17 @@ export class Client {
 
   /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed or unknown. */
   constructor(given?: ClientOptions) {
-    const options = clientOptions(given);
-    this.#options = { ...options };
-    if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
-      throw new LunasError(
-        'lunas is running in a browser, where every visitor could read your secret API key. ' +
-          'Call the service from your server instead, or set dangerouslyAllowBrowser: true if you understand the risk.',
-      );
-    }
-    const apiKey = checkApiKey(options.apiKey ?? readEnv('LUNAS_API_KEY'));
-    const givenBaseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
-    this.baseURL = withoutVersion(givenBaseURL);
+    // Only withOptions() makes a Derivation: a caller's options are read by name.
+    const derivation = given instanceof Derivation ? given : undefined;
+    const options = derivation?.options ?? readClientOptions(given);
+    const settings = resolveClientSettings(options);
+    this.baseURL = settings.baseURL;
+    this.timeout = settings.timeout;
+    this.maxRetries = settings.maxRetries;
     // A derived client keeps what this one resolved, even if the environment changes.
-    this.#options.apiKey = apiKey;
-    this.#options.baseURL = this.baseURL;
-    this.timeout = checkOption('timeout', options.timeout ?? DEFAULT_TIMEOUT_MS, timeoutProblem);
-    this.maxRetries = checkOption('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES, maxRetriesProblem);
-    const defaultHeaders = options.defaultHeaders ?? {};
-    const headerProblem = Object.entries(headerProblems(defaultHeaders, 'defaultHeaders'))[0];
-    if (headerProblem) throw new LunasError(`Invalid ${headerProblem[0]}: ${headerProblem[1].join(', ')}`);
-    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-      throw new LunasError('The fetch option must be a fetch-compatible function');
-    }
-    const logger = options.logger ?? console;
-    const loggerLevels = checkLogger(logger);
-
-    // A client made by withOptions() shares its parent's listeners.
-    this.#events = inheritedEvents ?? new Events();
-    inheritedEvents = undefined;
-    const secret = new Secret(apiKey);
-    const log = new Log(logger, loggerLevels, logLevel(options.logLevel), secret);
-    if (this.baseURL !== givenBaseURL) {
-      log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${this.baseURL}`);
-    }
-
-    const transport = new Transport({
-      apiKey,
-      secret,
-      baseURL: this.baseURL,
-      timeout: this.timeout,
-      maxRetries: this.maxRetries,
-      fetch: options.fetch,
-      defaultHeaders,
-      userAgent: `lunas/${VERSION}`,
-      events: this.#events,
-      log,
-    });
+    this.#options = { ...options, apiKey: settings.apiKey, baseURL: settings.baseURL };
+    this.#events = derivation?.events ?? new Events();
+    const transport = new Transport({ ...settings, userAgent: `lunas/${VERSION}`, events: this.#events });
     this.#api = new API(transport);
     this.charges = new Charges(this.#api);
     this.transfers = new Transfers(this.#api);
@@ -237,137 +139,24 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    const changed = Object.entries(clientOptions(overrides)).filter(([, value]) => value !== undefined);
-    inheritedEvents = this.#events;
-    try {
-      return new Client({ ...this.#options, ...Object.fromEntries(changed) });
-    } finally {
-      inheritedEvents = undefined;
-    }
-  }
-}
-
-/** The names of {@link ClientOptions}; the compiler keeps it in step with the interface. */
-const CLIENT_OPTION_NAMES = Object.keys({
-  apiKey: 0,
-  baseURL: 0,
-  timeout: 0,
-  maxRetries: 0,
-  fetch: 0,
-  defaultHeaders: 0,
-  logger: 0,
-  logLevel: 0,
-  dangerouslyAllowBrowser: 0,
-} satisfies Record<keyof ClientOptions, 0>) as (keyof ClientOptions)[];
-
-/**
- * The options as given, checked by name, with every known name as an own key;
- * `null` (JavaScript's "nothing") counts as none, anything but an object is refused.
- */
-function clientOptions(given: unknown): ClientOptions {
-  if (given === undefined || given === null) given = {};
-  if (typeof given !== 'object' || Array.isArray(given)) {
-    throw new LunasError(`The client options must be an object (got ${describeKind(given)})`);
-  }
-  const { values, problems } = readOptions(given as object, CLIENT_OPTION_NAMES);
-  const unknown = Object.values(problems).flat();
-  if (unknown.length > 0) throw new LunasError(unknown.join('; '));
-  return values as ClientOptions;
-}
-
-function readEnv(name: string): string | undefined {
-  try {
-    // Deno without --allow-env throws here; browsers have no process at all.
-    const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-    return value === '' ? undefined : value;
-  } catch {
-    return undefined;
+    const changed = Object.entries(readClientOptions(overrides)).filter(([, value]) => value !== undefined);
+    // The derived client shares this one's listeners, handed over explicitly.
+    const options: ClientOptions = { ...this.#options, ...Object.fromEntries(changed) };
+    return new Client(new Derivation(options, this.#events) as ClientOptions);
   }
 }
 
 /**
- * A browser page (a window with a document), or a browser's dedicated, shared
- * or service worker. Server runtimes have worker scopes too (Cloudflare Workers,
- * Deno's workers) but name themselves in `navigator.userAgent`
- * (`Cloudflare-Workers`, `Deno/…`, `Bun/…`, `Node.js/…`), while every browser's
- * starts with `Mozilla/`.
+ * What {@link Client.withOptions} hands the constructor: the merged options,
+ * already read by name, and the listeners the new client shares with its
+ * parent. Not exported, so a caller cannot make one.
  */
-function isBrowserLike(): boolean {
-  const scope = globalThis as {
-    window?: unknown;
-    document?: unknown;
-    navigator?: { userAgent?: unknown };
-    importScripts?: unknown;
-    WorkerGlobalScope?: unknown;
-  };
-  if (typeof scope.window === 'object' && typeof scope.document === 'object' && typeof scope.navigator === 'object') {
-    return true;
-  }
-  const inWorker = typeof scope.importScripts === 'function' || typeof scope.WorkerGlobalScope === 'function';
-  const userAgent = scope.navigator?.userAgent;
-  return inWorker && typeof userAgent === 'string' && userAgent.startsWith('Mozilla/');
-}
+class Derivation {
+  readonly options: ClientOptions;
+  readonly events: Events;
 
-function checkApiKey(apiKey: unknown): string {
-  if (apiKey === undefined || apiKey === '') {
-    throw new LunasError('No API key: pass the apiKey option or set the LUNAS_API_KEY environment variable');
+  constructor(options: ClientOptions, events: Events) {
+    this.options = options;
+    this.events = events;
   }
-  if (typeof apiKey !== 'string') throw new LunasError('The apiKey option must be a string');
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-    throw new LunasError(
-      'The API key contains a space, a control character (such as a trailing newline) or a non-ASCII character; ' +
-        'check how it is read from your secret store',
-    );
-  }
-  return apiKey;
-}
-
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-
-function checkBaseURL(baseURL: unknown): string {
-  if (baseURL === undefined || baseURL === '') {
-    throw new LunasError('No base URL: pass the baseURL option or set the LUNAS_BASE_URL environment variable');
-  }
-  if (typeof baseURL !== 'string' || !URL.canParse(baseURL)) {
-    throw new LunasError('The baseURL must be an absolute URL such as https://api.example.com');
-  }
-  const url = new URL(baseURL);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new LunasError(`The baseURL must use https: (got ${url.protocol})`);
-  }
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname)) {
-    throw new LunasError(
-      `The baseURL uses plain http: for ${url.hostname}; the API key would travel unencrypted. ` +
-        'Use https:, or a loopback host (localhost, 127.0.0.1, [::1]) for local testing',
-    );
-  }
-  if (url.username !== '' || url.password !== '') throw new LunasError('The baseURL must not contain credentials');
-  if (url.search !== '' || url.hash !== '') throw new LunasError('The baseURL must not have a query or fragment');
-  return url.href.replace(/\/+$/, '');
-}
-
-/**
- * The base URL without a final `/v1` segment: the service's paths all start
- * with `/v1` and are appended to the base URL, so keeping it would request
- * `/v1/v1/...` and answer every call with 404. A prefix before it stays
- * (`https://gw.example.com/lunas/v1` becomes `https://gw.example.com/lunas`).
- */
-function withoutVersion(baseURL: string): string {
-  return baseURL.replace(/\/v1$/, '');
-}
-
-function checkOption(name: string, value: unknown, problem: (value: unknown) => string | undefined): number {
-  const message = problem(value);
-  if (message !== undefined) throw new LunasError(`Invalid ${name}: ${message}`);
-  return value as number;
-}
-
-function logLevel(option: unknown): LogLevel {
-  if (option !== undefined) {
-    if (!isLogLevel(option)) throw new LunasError('The logLevel option must be one of debug, info, warn, error, off');
-    return option;
-  }
-  // A typo in the environment should not take a merchant's backend down.
-  const fromEnv = readEnv('LUNAS_LOG')?.toLowerCase();
-  return isLogLevel(fromEnv) ? fromEnv : 'warn';
 }

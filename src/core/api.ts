@@ -10,7 +10,9 @@ import { type ListOrder, Page, PagePromise, type PageSource } from './pagination
 import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
-import { intParam, validate, z } from './schema.js';
+import { intParam } from './params.js';
+import { z } from './schema.js';
+import { validate } from './validate.js';
 import { describeError, foreignError, redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';

@@ -3,7 +3,7 @@
  * messages, `error` carries a message. Turns a response into parsed data or
  * the error its status calls for, whatever the body holds.
  */
-import { describeThrown } from './describe-value.js';
+import { type DescribedIssue, describeIssue, describeThrown } from './describe-value.js';
 import {
   addFieldMessages,
   APIError,
@@ -16,9 +16,9 @@ import {
 } from './errors.js';
 import { isThenable } from './log.js';
 import type { PageEnvelope } from './pagination.js';
-import { dottedPath } from './schema.js';
+import { dottedPath } from './validate.js';
 import { redact, type Secret } from './secrets.js';
-import type { StandardIssue, StandardSchema } from './standard-schema.js';
+import type { StandardSchema } from './standard-schema.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -138,7 +138,7 @@ const REFUSED = 'refused by the schema';
 function readIssue(issue: unknown): ResponseIssue {
   const read = { path: 'data', message: REFUSED };
   try {
-    const message = describeIssue(issue as SchemaIssue);
+    const message = describeIssue(issue as DescribedIssue);
     if (typeof message === 'string') read.message = message;
     const { path } = issue as { path?: unknown };
     if (Array.isArray(path)) read.path = dottedPath(['data', ...path.map(segmentKey)]);
@@ -240,13 +240,4 @@ function invalidResponse(raw: RawResponse, issues: ResponseIssue[]): ResponseVal
     headers: raw.headers,
     idempotencyKey: raw.idempotencyKey,
   });
-}
-
-/** A Standard Schema issue; zod's also carry a `code` and the `expected` type, for a shorter message. */
-type SchemaIssue = StandardIssue & { code?: unknown; expected?: unknown };
-
-function describeIssue(issue: SchemaIssue): string {
-  if (issue.code === 'invalid_type' && typeof issue.expected === 'string') return `expected ${issue.expected}`;
-  if (issue.code === 'invalid_union') return 'does not match any accepted type';
-  return issue.message;
 }

@@ -10,11 +10,43 @@
  * Symbol keys and non-enumerable properties are metadata, not options: they
  * are neither checked nor read either.
  */
-import { describeValue } from './describe-value.js';
+import { describeKind, describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors } from './errors.js';
 
 /** An options object's values: every known name as an own key, `undefined` when not given. */
 export type OptionValues<K extends string> = { [P in K]: unknown };
+
+/**
+ * The names of an options interface as a list, for {@link readOptions}: the
+ * compiler refuses a name missing from `names` or not in `T`, so a new option
+ * is one new key beside its interface.
+ *
+ * @example
+ * ```ts
+ * const NAMES = optionNames<RequestOptions>({ idempotencyKey: 0, timeout: 0, maxRetries: 0, signal: 0, headers: 0 });
+ * ```
+ */
+export function optionNames<T>(names: { [K in keyof Required<T>]: 0 }): (keyof T & string)[] {
+  return Object.keys(names) as (keyof T & string)[];
+}
+
+/**
+ * An options argument read by name, as {@link readOptions} does. `undefined`
+ * and `null` (JavaScript's "nothing") are no options; anything but an object
+ * is a problem under `options`, named by its kind only: a misplaced argument
+ * may be an API key. `label` starts that message (`Options`, `The client options`).
+ */
+export function readOptionsObject<K extends string>(
+  given: unknown,
+  known: readonly K[],
+  label: string,
+): { values: OptionValues<K>; problems: FieldErrors } {
+  const options = given ?? {};
+  const isObject = typeof options === 'object' && !Array.isArray(options);
+  const read = readOptions(isObject ? options : {}, known);
+  if (!isObject) read.problems.options = [`${label} must be an object (got ${describeKind(given)})`];
+  return read;
+}
 
 /**
  * The known options' values, each read once, and a problem per unknown name

@@ -3,6 +3,7 @@
  * {@link PagePromise} that `list()` returns, awaitable for the first page and
  * `for await`-able over every item from there on.
  */
+import { describeGiven } from './describe-value.js';
 import { LunasError, RequestValidationError } from './errors.js';
 import { ItemWalk, type WalkContext } from './item-walk.js';
 import { readOptions } from './option-names.js';
@@ -244,7 +245,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     const { limit } = values;
     if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
       problems.limit = [
-        `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeLimit(limit)}); use for await for longer walks`,
+        `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeGiven(limit)}); use for await for longer walks`,
       ];
     }
     if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
@@ -261,11 +262,3 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
 
 /** The most items `toArray` collects: more belongs in a `for await` loop. */
 const MAX_TO_ARRAY = 10_000;
-
-/** What a refused `toArray` limit was, as the message shows it: `"5"` for a string, not `5`. */
-function describeLimit(limit: unknown): string {
-  if (limit === undefined) return 'missing';
-  if (typeof limit === 'string') return `got ${JSON.stringify(limit)}`;
-  if (typeof limit === 'number' || typeof limit === 'boolean' || limit === null) return `got ${String(limit)}`;
-  return `got ${typeof limit === 'object' ? 'an object' : `a ${typeof limit}`}`;
-}

@@ -4,21 +4,10 @@ import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { path } from '../core/path.js';
 import { Resource } from '../core/resource.js';
-import {
-  currencyParam,
-  datetimeParam,
-  intParam,
-  jsonObjectParam,
-  looseObject,
-  maybe,
-  money,
-  moneyParam,
-  openEnum,
-  textParam,
-  typedAs,
-  validate,
-  z,
-} from '../core/schema.js';
+import { money, moneyParam } from '../core/money.js';
+import { currencyParam, datetimeParam, intParam, jsonObjectParam, textParam } from '../core/params.js';
+import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
+import { validate } from '../core/validate.js';
 import type { Charge, ChargeCreateParams, CreatedCharge } from './charge-types.js';
 
 // The public types are written for people, in charge-types.ts (a file of
@@ -48,9 +37,9 @@ const item = looseObject({
 /** The charge as the wire has it (output typed by zod). Exported for the type tests. */
 export const chargeWireSchema = looseObject({
   id: z.string(),
-  payment_method: openEnum(paymentMethodTypes),
+  payment_method: openEnum(),
   channel: maybe(z.string()),
-  status: openEnum(chargeStatuses),
+  status: openEnum(),
   currency: z.string(),
   amount: money,
   fee: money,

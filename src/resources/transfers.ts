@@ -4,18 +4,10 @@ import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
-import {
-  currencyParam,
-  looseObject,
-  maybe,
-  money,
-  moneyParam,
-  openEnum,
-  textParam,
-  typedAs,
-  validate,
-  z,
-} from '../core/schema.js';
+import { money, moneyParam } from '../core/money.js';
+import { currencyParam, textParam } from '../core/params.js';
+import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
+import { validate } from '../core/validate.js';
 
 // The public types below are written for people; the schemas after them are
 // the runtime truth. test/unit/types.test.ts proves the two agree field by field.
@@ -92,7 +84,7 @@ export const transferWireSchema = looseObject({
   destination_account_id: z.string(),
   source_account_name: maybe(z.string()),
   destination_account_name: maybe(z.string()),
-  status: openEnum(transferStatuses),
+  status: openEnum(),
   currency: z.string(),
   amount: money,
   description: maybe(z.string()),

@@ -25,7 +25,7 @@ import {
   Page,
   ResponseValidationError,
 } from '../../src/index.js';
-import { normalizeMoney } from '../../src/core/schema.js';
+import { normalizeMoney } from '../../src/core/money.js';
 import { chargeData, createdChargeData, transferData, wireClient } from '../helpers/wire.js';
 
 const RUNS = Number(process.env.LUNAS_FUZZ_RUNS ?? 80);

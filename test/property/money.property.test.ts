@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/index.js';
-import { money, normalizeMoney } from '../../src/core/schema.js';
+import { money, normalizeMoney } from '../../src/core/money.js';
 import { chargeData, formatCents, wireClient } from '../helpers/wire.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 500);

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { normalizeMoney } from '../../src/core/schema.js';
+import { normalizeMoney } from '../../src/core/money.js';
 import { ResponseValidationError } from '../../src/index.js';
 import { BASE_URL, chargeJson, makeClient, server, success } from '../helpers/msw.js';
 

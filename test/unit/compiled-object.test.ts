@@ -1,0 +1,62 @@
+/**
+ * The compiled loose object (src/core/compiled-object.ts) rests on zod
+ * internals that are not public API. These tests fail, naming that module,
+ * when a zod upgrade changes them: every response parses through it.
+ */
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import * as core from 'zod/v4/core';
+import { looseObject } from '../../src/core/compiled-object.js';
+
+const BROKEN = 'zod internals changed: see src/core/compiled-object.ts';
+
+/** The frames that called a field's parser: the compiled parser's is code made by `new Function`. */
+function callerFrames(): string {
+  let stack = '';
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 100;
+  const probe = looseObject({
+    id: z.string().check(
+      z.refine(() => {
+        stack = new Error('probe').stack ?? '';
+        return true;
+      }),
+    ),
+  });
+  try {
+    probe.parse({ id: 'ch_1' });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return stack;
+}
+
+describe('looseObject on zod internals', () => {
+  it('parses: known fields checked, unknown fields kept', () => {
+    const schema = looseObject({ id: z.string(), amount: z.number() });
+    expect(schema.parse({ id: 'ch_1', amount: 5, extra: { kept: true } }), BROKEN).toEqual({
+      id: 'ch_1',
+      amount: 5,
+      extra: { kept: true },
+    });
+    const refused = schema.safeParse({ id: 7, amount: 5 });
+    expect(refused.success, BROKEN).toBe(false);
+    expect(
+      refused.error?.issues.map((issue) => issue.path),
+      BROKEN,
+    ).toEqual([['id']]);
+  });
+
+  it('is a zod mini schema built on the compiled object parser', () => {
+    const schema = looseObject({ id: z.string() });
+    expect(schema instanceof core.$ZodObjectJIT, BROKEN).toBe(true);
+    expect(schema instanceof z.ZodMiniType, BROKEN).toBe(true);
+    // What the mini type adds: its methods work on the compiled object.
+    expect(z.optional(schema).parse(undefined), BROKEN).toBeUndefined();
+    expect(schema.check(z.refine(() => true)).parse({ id: 'x' }), BROKEN).toEqual({ id: 'x' });
+  });
+
+  it('takes the compiled path: a field is parsed from code zod generated', () => {
+    expect(callerFrames(), BROKEN).toMatch(/eval at compile/);
+  });
+});

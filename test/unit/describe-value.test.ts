@@ -1,0 +1,52 @@
+/**
+ * The describers of core/describe-value.ts, one rule each, as the messages
+ * that use them show them.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  describeGiven,
+  describeIssue,
+  describeIssueWithInput,
+  describeKind,
+  describeValue,
+  withArticle,
+} from '../../src/core/describe-value.js';
+
+describe('describeValue and describeGiven', () => {
+  it('quote strings cut to 40 code points, and name other values by value or kind', () => {
+    expect(describeValue('a\nb')).toBe('"a\\nb"');
+    expect(describeValue('x'.repeat(50))).toBe(`"${'x'.repeat(40)}…"`);
+    expect(describeValue(5n)).toBe('a bigint');
+    expect(describeValue([1])).toBe('an array');
+    expect(describeValue(new Date(Number.NaN))).toBe('an invalid Date');
+    expect(describeGiven(undefined)).toBe('missing');
+    expect(describeGiven(null)).toBe('got null');
+    expect(describeGiven('5')).toBe('got "5"');
+  });
+});
+
+describe('withArticle and describeKind', () => {
+  it('share one rule for the article', () => {
+    expect(withArticle('object')).toBe('an object');
+    expect(withArticle('string')).toBe('a string');
+    expect(describeKind([])).toBe('an array');
+    expect(describeKind('sk_live_secret')).toBe('a string');
+    expect(describeKind(undefined)).toBe('undefined');
+  });
+});
+
+describe('describeIssue and describeIssueWithInput', () => {
+  it('a response issue is short; a webhook issue says what came', () => {
+    const wrongType = { code: 'invalid_type', expected: 'string', message: 'Invalid input', input: 3 };
+    expect(describeIssue(wrongType)).toBe('expected string');
+    expect(describeIssueWithInput(wrongType)).toBe('expected a string (got 3)');
+    expect(describeIssueWithInput({ ...wrongType, expected: 'object', input: undefined })).toBe(
+      'expected an object (missing)',
+    );
+    expect(describeIssue({ code: 'invalid_union', message: 'Invalid input' })).toBe('does not match any accepted type');
+    expect(describeIssue({ message: 'must be positive' })).toBe('must be positive');
+    expect(describeIssueWithInput({ code: 'custom', message: 'cannot name a charge', input: '..' })).toBe(
+      'cannot name a charge (got "..")',
+    );
+  });
+});
