@@ -28,7 +28,7 @@ export interface AttemptSpec {
 }
 
 /** The error of a call the caller aborted while an attempt was under way. */
-export function callerAbort(spec: AttemptSpec): APIUserAbortError {
+function callerAbort(spec: AttemptSpec): APIUserAbortError {
   return new APIUserAbortError(`${spec.label} was aborted by the caller`, { idempotencyKey: spec.idempotencyKey });
 }
 

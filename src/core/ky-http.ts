@@ -3,7 +3,7 @@
  * joining, JSON body, headers). ky's retries and error statuses are turned
  * off: the transport runs the retry loop, and an attempt sets ky's `timeout`.
  */
-import type { KyInstance, Options, TimeoutError } from 'ky';
+import type { Options } from 'ky';
 import { LunasError } from './errors.js';
 import { describeError, foreignError } from './secrets.js';
 
@@ -17,6 +17,14 @@ export interface SendInit {
   timeout: number;
 }
 
+/** ky, set up to send one attempt at a time. */
+export interface KyHttp {
+  /** Sends one attempt; `signal`, when given, aborts this attempt alone. */
+  send(target: string, init: SendInit, signal: AbortSignal | undefined): Promise<Response>;
+  /** Whether ky's timeout ended the wait for the headers; never throws, whatever `error` is. */
+  isTimeout(error: unknown): boolean;
+}
+
 /**
  * The option ky does not know, so hands to fetch: the attempt's own signal,
  * beside the Request. Given to ky as `signal`, it would be merged with ky's
@@ -26,62 +34,46 @@ interface AttemptSignal {
   attemptSignal?: AbortSignal;
 }
 
-/** ky, set up to send one attempt at a time. */
-export class KyHttp {
-  readonly #ky: KyInstance;
-  readonly #timeoutError: typeof TimeoutError;
-
-  private constructor(ky: KyInstance, timeoutError: typeof TimeoutError) {
-    this.#ky = ky;
-    this.#timeoutError = timeoutError;
-  }
-
-  /**
-   * Imports ky, which the module loader caches for every later client. A
-   * failed import rejects with a {@link LunasError} and is cached by nothing,
-   * so a later call tries again.
-   */
-  static async load(baseURL: string, fetch: typeof globalThis.fetch | undefined): Promise<KyHttp> {
-    let module: typeof import('ky');
-    try {
-      module = await import('ky');
-    } catch (error) {
-      const cause = foreignError(error);
-      throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeError(cause)}`, {
-        cause,
-      });
-    }
-    const instance = module.default.create({
-      prefixUrl: baseURL,
-      retry: 0,
-      timeout: false, // Set per attempt.
-      throwHttpErrors: false,
-      // Without an attempt's own signal, `init.signal` is the Request's own,
-      // which ky's timeout aborts, so a custom fetch that reads it sees the
-      // timeout too. The global fetch is looked up per call, so a test's mock is seen.
-      fetch: (request, init) => {
-        const send = fetch ?? globalThis.fetch;
-        const { attemptSignal, ...rest } = init as RequestInit & AttemptSignal;
-        return send(request, { ...rest, signal: attemptSignal ?? (request as Request).signal });
-      },
+/**
+ * Imports ky, which the module loader caches for every later client. A failed
+ * import rejects with a {@link LunasError} and is cached by nothing, so a
+ * later call tries again.
+ */
+export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined): Promise<KyHttp> {
+  let ky: typeof import('ky');
+  try {
+    ky = await import('ky');
+  } catch (error) {
+    const cause = foreignError(error);
+    throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeError(cause)}`, {
+      cause,
     });
-    return new KyHttp(instance, module.TimeoutError);
   }
-
-  /** Sends one attempt; `signal`, when given, aborts this attempt alone. */
-  send(target: string, init: SendInit, signal: AbortSignal | undefined): Promise<Response> {
-    // A GET's `body` is undefined, which ky's types (exact optional properties) do not allow but ky reads as absent.
-    if (signal === undefined) return this.#ky(target, init as Options);
-    return this.#ky(target, { ...init, attemptSignal: signal } as Options & AttemptSignal);
-  }
-
-  /** Whether ky's timeout ended the wait for the headers; never throws, whatever `error` is. */
-  isTimeout(error: unknown): boolean {
-    // A thrown Proxy may trap reading its prototype.
-    try {
-      return error instanceof this.#timeoutError;
-    } catch {
-      return false;
-    }
-  }
+  const instance = ky.default.create({
+    prefixUrl: baseURL,
+    retry: 0,
+    timeout: false, // Set per attempt.
+    throwHttpErrors: false,
+    // Without an attempt's own signal, `init.signal` is the Request's own,
+    // which ky's timeout aborts, so a custom fetch that reads it sees the
+    // timeout too. The global fetch is looked up per call, so a test's mock is seen.
+    fetch: (request, init) => {
+      const send = fetch ?? globalThis.fetch;
+      const { attemptSignal, ...rest } = init as RequestInit & AttemptSignal;
+      return send(request, { ...rest, signal: attemptSignal ?? (request as Request).signal });
+    },
+  });
+  return {
+    // A GET's `body` is undefined, which ky's types (exact optional properties) refuse but ky reads as absent.
+    send: (target, init, signal) =>
+      instance(target, (signal ? { ...init, attemptSignal: signal } : init) as Options & AttemptSignal),
+    isTimeout(error) {
+      // A thrown Proxy may trap reading its prototype.
+      try {
+        return error instanceof ky.TimeoutError;
+      } catch {
+        return false;
+      }
+    },
+  };
 }

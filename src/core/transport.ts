@@ -9,19 +9,19 @@
  * replaced by backoff, a timeout that also covers reading the body) does not
  * fit ky's retry options.
  */
-import { type AttemptSpec, runAttempt, withinAttempt } from './attempt.js';
 import { describeThrown } from './describe-value.js';
 import { decodeFailure, decodeSuccess } from './envelope.js';
 import { APIUserAbortError, LunasError } from './errors.js';
 import type { Events } from './events.js';
-import { KyHttp } from './ky-http.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
-import { RequestHeaders } from './request-headers.js';
 import type { ResponseInfo } from './response-info.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry.js';
 import { redact, type Secret } from './secrets.js';
+import { type AttemptSpec, runAttempt, withinAttempt } from './attempt.js';
+import { type KyHttp, loadKy } from './ky-http.js';
+import { callHeaders, clientHeaders } from './request-headers.js';
 import type { StandardSchema } from './standard-schema.js';
 
 /** What the transport needs from the client's options, already checked. */
@@ -68,23 +68,14 @@ export interface Result<T> {
 /** Runs a client's calls: the retry loop, its events and log lines. */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #headers: RequestHeaders;
+  /** The headers of every call, built once. */
+  readonly #baseHeaders: Record<string, string>;
   /** ky, set up by the first request. */
   #http: KyHttp | undefined;
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#headers = new RequestHeaders(config);
-  }
-
-  /**
-   * ky is loaded with the first request, not with `import 'lunas-sdk'`: a process
-   * that starts, builds a client and may never call pays nothing for it.
-   */
-  async #loadHttp(): Promise<KyHttp> {
-    const http = await KyHttp.load(this.#config.baseURL, this.#config.fetch);
-    this.#http ??= http;
-    return this.#http;
+    this.#baseHeaders = clientHeaders(config.apiKey, config.userAgent, config.defaultHeaders);
   }
 
   /** The key's matcher, for messages built before a call reaches the transport. */
@@ -102,18 +93,20 @@ export class Transport {
   request<T>(spec: RequestSpec<T>, options: RequestOptions): Promise<Result<T>>;
   async request(spec: RequestSpec<unknown> & { page?: number }, options: RequestOptions): Promise<Result<unknown>> {
     const { log, events, secret } = this.#config;
-    const { method, body, schema, page } = spec;
+    const { method, body } = spec;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeout = options.timeout ?? this.#config.timeout;
     const signal = options.signal;
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const headers = this.#headers.forCall(options.headers, idempotencyKey, body !== undefined);
+    const headers = callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body !== undefined);
     const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
     // The full URL, so a wrong baseURL shows in every message and log line;
     // masked, should a raw call have put the key in its path or query.
     const label = redact(`${method} ${this.#config.baseURL}/${target}`, secret);
-    // Loaded before the first attempt's timer starts: loading code is not waiting on the network.
-    const http = this.#http ?? (await this.#loadHttp());
+    // ky is loaded with the first request, not with `import 'lunas-sdk'` (a process
+    // that builds a client and never calls pays nothing for it), and before the
+    // first attempt's timer starts: loading code is not waiting on the network.
+    const http = (this.#http ??= await loadKy(this.#config.baseURL, this.#config.fetch));
     // Aborted before anything is sent: no attempt, so no events either, and
     // no key on the error, since no request carried one.
     if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller before it was sent`);
@@ -162,7 +155,7 @@ export class Transport {
         if (status >= 200 && status < 300) {
           // An asynchronous schema shares the attempt's timeout, so a call's
           // documented bound holds whatever the schema does.
-          const data = await decodeSuccess(raw, schema, page, (answer, late) =>
+          const data = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
             withinAttempt(answer, attemptSpec, started + timeout - performance.now(), late),
           );
           ended(undefined, false);
