@@ -40,7 +40,7 @@ export type { GetOptions, ListParams, PostOptions, QueryParams } from './core/ap
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
 export { getResponseInfo } from './core/response-info.js';
 export type { StandardIssue, StandardResult, StandardSchema } from './core/standard-schema.js';
-export type { ResponseInfo } from './core/transport.js';
+export type { ResponseInfo } from './core/response-info.js';
 export {
   type Charge,
   type ChargeCreateParams,

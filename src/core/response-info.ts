@@ -3,7 +3,20 @@
  * value (a WeakMap) so results stay plain data that prints and serialises as
  * the service sent it.
  */
-import type { ResponseInfo } from './transport.js';
+
+/** What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}. */
+export interface ResponseInfo {
+  /** HTTP status of the final attempt. */
+  readonly status: number;
+  /** Response headers of the final attempt. */
+  readonly headers: Headers;
+  /** The `x-request-id` header, when the service sent one. */
+  readonly requestId: string | undefined;
+  /** Number of attempts made, 1 when there was no retry. */
+  readonly attempts: number;
+  /** The Idempotency-Key sent, for POST calls. */
+  readonly idempotencyKey: string | undefined;
+}
 
 const responses = new WeakMap<object, ResponseInfo>();
 

@@ -1,4 +1,9 @@
-import { APIConnectionError, APIError } from './errors.js';
+/**
+ * The retry policy: what is retried, how long to wait before the next
+ * attempt, and what a final error says about the attempts made.
+ */
+import { onAbort } from './abort-relay.js';
+import { APIConnectionError, APIError, type LunasError } from './errors.js';
 
 /** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -59,4 +64,30 @@ export function backoffDelay(retry: number, random: () => number = Math.random):
 /** The wait before retry number `retry`, given the failed attempt's response headers. */
 export function retryDelay(retry: number, headers: Headers | undefined): number {
   return (headers && serverRequestedDelay(headers)) ?? backoffDelay(retry);
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts: the next attempt then ends unsent. */
+export function waitToRetry(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stopListening = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          resolve();
+        })
+      : undefined;
+    const timer = setTimeout(() => {
+      stopListening?.();
+      resolve();
+    }, ms);
+  });
+}
+
+/** Adds the attempt count to a final error, and the safe way to retry a POST. */
+export function withAttempts(error: LunasError, attempts: number): LunasError {
+  if (attempts > 1) error.message += ` (after ${attempts} attempts)`;
+  if (error.idempotencyKey !== undefined && isRetryable(error)) {
+    error.message += `; retry with idempotencyKey "${error.idempotencyKey}" to avoid a duplicate`;
+  }
+  return error;
 }

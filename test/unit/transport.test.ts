@@ -681,3 +681,38 @@ describe('getResponseInfo', () => {
     expect(getResponseInfo(chargeJson())).toBeUndefined();
   });
 });
+
+describe('loading ky', () => {
+  afterEach(() => {
+    vi.doUnmock('ky');
+    vi.resetModules();
+  });
+
+  it('a failed import rejects the call with a LunasError, and a later call imports ky again', async () => {
+    let failing = true;
+    vi.resetModules();
+    vi.doMock('ky', async (importOriginal) => {
+      if (failing) throw new Error('Cannot find package ky');
+      return importOriginal();
+    });
+    // A fresh copy of the SDK, whose first request imports the mocked ky.
+    const sdk = await import('../../src/index.js');
+    const sent: string[] = [];
+    const client = new sdk.Client({
+      apiKey: API_KEY,
+      baseURL: BASE_URL,
+      logLevel: 'off',
+      fetch: async (request) => {
+        sent.push((request as Request).url);
+        return Response.json(success(chargeJson()));
+      },
+    });
+    const failure = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    expect(failure).toBeInstanceOf(sdk.LunasError);
+    expect((failure as Error).message).toMatch(/^lunas could not load ky, the HTTP client it sends requests with: /);
+    expect(sent).toEqual([]);
+    failing = false;
+    await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
+    expect(sent).toEqual([`${BASE_URL}${CHARGE_PATH}`]);
+  });
+});
