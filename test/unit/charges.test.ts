@@ -1,8 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { LunasError, Page, RequestValidationError, ResponseValidationError } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, server, success } from '../helpers/msw.js';
+import { makeClient, server, success } from '../helpers/msw.js';
 import { countRequests } from '../helpers/pages.js';
+import { ISO_UTC } from '../helpers/formats.js';
+import { API_KEY, BASE_URL, chargeJson } from '../helpers/fixtures.js';
 
 const CHARGES = `${BASE_URL}/v1/payments/charges`;
 
@@ -36,8 +38,6 @@ function capture(body: unknown, status = 200): Captured[] {
 function rawResponse(text: string) {
   return new HttpResponse(text, { status: 200, headers: { 'content-type': 'application/json' } });
 }
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('charges.create', () => {
   it('POSTs /v1/payments/charges with the JSON body in wire form and resolves to the unwrapped data', async () => {

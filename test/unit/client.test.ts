@@ -4,8 +4,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions, LunasError, type Logger, VERSION } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, success } from '../helpers/msw.js';
-import { CHARGE_ID, CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
+import { makeClient, success } from '../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson } from '../helpers/fixtures.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -7,8 +7,10 @@ import {
   RequestValidationError,
   type TransferCreateParams,
 } from '../../src/index.js';
-import { BASE_URL, chargeJson, makeClient, server, success, transferJson } from '../helpers/msw.js';
+import { makeClient, server, success } from '../helpers/msw.js';
 import { countRequests } from '../helpers/pages.js';
+import { ISO_UTC } from '../helpers/formats.js';
+import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
 
 /** What a field's messages must contain: an exact message, a pattern, or just "some message". */
 type Expected = string | RegExp | 'any';
@@ -282,7 +284,7 @@ describe('charge create: expires_at', () => {
     const body = (await expectSent('/v1/payments/charges', charge({ expires_at }), createdCharge)) as {
       expires_at: string;
     };
-    expect(body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(body.expires_at).toMatch(ISO_UTC);
     expect(Date.parse(body.expires_at)).toBe(ms);
   });
 });
