@@ -13,12 +13,17 @@ import { seeRequest, type SeenRequest } from './seen-request.js';
 export type Reply = (attempt: number, request: Request) => Response | Promise<Response>;
 
 /**
- * Registers a handler for `method` on `base + path` and returns the live list
- * of requests it receives.
+ * Registers a handler for `method` (`ALL`: any) on `base + path` and returns the
+ * live list of requests it receives.
  */
-export function route(method: 'GET' | 'POST', path: string, reply: Reply, base: string = BASE_URL): SeenRequest[] {
+export function route(
+  method: 'GET' | 'POST' | 'ALL',
+  path: string,
+  reply: Reply,
+  base: string = BASE_URL,
+): SeenRequest[] {
   const seen: SeenRequest[] = [];
-  const on = method === 'GET' ? http.get : http.post;
+  const on = { GET: http.get, POST: http.post, ALL: http.all }[method];
   server.use(
     on(`${base}${path}`, async ({ request }) => {
       seen.push(await seeRequest(request));
@@ -26,6 +31,11 @@ export function route(method: 'GET' | 'POST', path: string, reply: Reply, base: 
     }),
   );
   return seen;
+}
+
+/** Answers every request to the base URL (any method, any path) with `body` as JSON; returns what was sent. */
+export function capture(body: unknown, status = 200): SeenRequest[] {
+  return route('ALL', '/*', () => jsonReply(status, body));
 }
 
 /** A JSON response with a status and headers. */
