@@ -22,7 +22,7 @@ import {
 } from '../../src/index.js';
 import { makeClient, success } from '../helpers/msw.js';
 import { CHARGE_PATH, CHARGES_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 import { UUID_V4 } from '../helpers/formats.js';
@@ -30,8 +30,7 @@ import { UUID_V4 } from '../helpers/formats.js';
 const NO_WAIT = { 'retry-after-ms': '0' };
 const unavailable = () => jsonReply(503, { status: 'error', message: 'try later' }, NO_WAIT);
 const CHARGE_PARAMS = { payment_method: 'qris', amount: 25_000 } as const;
-const createdCharge = () =>
-  success(chargeJson({ payment_url: 'https://pay.example/ch_123', qr_code_url: 'https://pay.example/qr.png' }));
+const createdCharge = () => success(createdChargeJson());
 
 /** The real fetch: msw patches the global one only when its server starts listening, in beforeAll. */
 const unmockedFetch = globalThis.fetch;

@@ -10,7 +10,7 @@ import {
 import { makeClient, server, success } from '../helpers/msw.js';
 import { countRequests } from '../helpers/pages.js';
 import { ISO_UTC } from '../helpers/formats.js';
-import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { BASE_URL, chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
 
 /** What a field's messages must contain: an exact message, a pattern, or just "some message". */
 type Expected = string | RegExp | 'any';
@@ -66,10 +66,7 @@ const charge = (patch: Record<string, unknown>, omit: string[] = []) => {
   for (const key of omit) delete params[key];
   return (client: Client) => client.charges.create(params as unknown as ChargeCreateParams);
 };
-const createdCharge = chargeJson({
-  payment_url: 'https://pay.lunas.test/x',
-  qr_code_url: 'https://pay.lunas.test/x.png',
-});
+const createdCharge = createdChargeJson();
 
 const transferBase: TransferCreateParams = { destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' };
 const transfer = (patch: Record<string, unknown>, omit: string[] = []) => {
