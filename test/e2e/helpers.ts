@@ -12,6 +12,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
 });
 
+/** A sandbox, a client for it, and the request ids its responses carried. */
 export interface Harness {
   sandbox: Sandbox;
   client: Client;

@@ -10,6 +10,11 @@ import { API_KEY, BASE_URL } from './fixtures.js';
 
 /** The msw server of the unit suites; a test adds its handlers with `server.use`. */
 export const server = setupServer();
+/**
+ * Unhandled requests not yet reported. Module state on purpose: a request a
+ * test fired and left can arrive after that test ended, and must still fail
+ * the next test's check rather than pass unseen.
+ */
 const unhandled: string[] = [];
 
 server.events.on('request:unhandled', ({ request }) => {

@@ -14,6 +14,7 @@ export interface SeenListRequest extends SeenRequest {
   pagesize: number;
 }
 
+/** How {@link serveList} builds each page. */
 export interface ListHandlerOptions {
   /** Items newest first; a function is called on every request (the list may change). */
   items: unknown[] | (() => unknown[]);

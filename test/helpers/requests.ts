@@ -50,7 +50,9 @@ export function textReply(status: number, text: string, headers: Record<string, 
 
 /** The path `client.charges.retrieve(CHARGE_ID)` requests. */
 export const CHARGE_PATH = `/v1/payments/charges/${CHARGE_ID}`;
+/** The path `client.transfers.create` and `list` request. */
 export const TRANSFERS_PATH = '/v1/transfers';
+/** The path `client.charges.create` and `list` request. */
 export const CHARGES_PATH = '/v1/payments/charges';
 
 /** Valid `client.transfers.create` parameters. */

@@ -10,6 +10,7 @@ import { seeRequest, type SeenRequest } from './seen-request.js';
 /** Answers one request; may return a Response or throw like a failing fetch. */
 export type Responder = (request: SeenRequest, attempt: number) => Response | Promise<Response>;
 
+/** A client wired to a fake `fetch`, and what that fetch received. */
 export interface WireClient {
   client: Client;
   /** Every request received, in order; empty it with `sent.length = 0`. */
