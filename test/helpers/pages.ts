@@ -1,7 +1,7 @@
 /**
  * Helpers for list endpoints in unit tests: a msw handler that builds each
  * page lazily from `page`/`pagesize` (the service's rules), recording every
- * request it sees, and a catch-all handler that counts requests.
+ * request it sees.
  */
 import { http, HttpResponse } from 'msw';
 import { BASE_URL } from './fixtures.js';
@@ -57,21 +57,6 @@ export function serveList(path: string, options: ListHandlerOptions): SeenListRe
     }),
   );
   return seen;
-}
-
-/**
- * Counts every request to the base URL (any method, any path) and answers 400
- * (never retried), so a test can prove nothing was sent.
- */
-export function countRequests(): { count: () => number; urls: string[] } {
-  const urls: string[] = [];
-  server.use(
-    http.all(`${BASE_URL}/*`, ({ request }) => {
-      urls.push(`${request.method} ${request.url}`);
-      return HttpResponse.json({ status: 'fail', data: { message: 'should not have been sent' } }, { status: 400 });
-    }),
-  );
-  return { count: () => urls.length, urls };
 }
 
 /** `n` simple items with ids `${prefix}${i}`, newest first. */

@@ -38,6 +38,22 @@ export function capture(body: unknown, status = 200): SeenRequest[] {
   return route('ALL', '/*', () => jsonReply(status, body));
 }
 
+/**
+ * Counts every request to the base URL (any method, any path) and answers 400
+ * (never retried), so a test can prove nothing was sent.
+ */
+export function countRequests(): { count: () => number; urls: string[] } {
+  const seen = route('ALL', '/*', () =>
+    jsonReply(400, { status: 'fail', data: { message: 'should not have been sent' } }),
+  );
+  return {
+    count: () => seen.length,
+    get urls() {
+      return seen.map((request) => `${request.method} ${request.url.href}`);
+    },
+  };
+}
+
 /** A JSON response with a status and headers. */
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return HttpResponse.json(body as never, { status, headers });

@@ -23,8 +23,7 @@ import {
   type StandardSchema,
 } from '../../src/index.js';
 import { makeClient, server, success } from '../helpers/msw.js';
-import { countRequests } from '../helpers/pages.js';
-import { jsonReply, route, textReply } from '../helpers/requests.js';
+import { countRequests, jsonReply, route, textReply } from '../helpers/requests.js';
 import { API_KEY, BASE_URL } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';

@@ -13,8 +13,7 @@ import {
   type WebhookBody,
 } from '../../src/index.js';
 import { makeClient, success } from '../helpers/msw.js';
-import { countRequests } from '../helpers/pages.js';
-import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
+import { CHARGE_PATH, countRequests, jsonReply, route } from '../helpers/requests.js';
 import { CHARGE_ID, chargeJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 
