@@ -1,7 +1,8 @@
 /**
- * The one fixture per object the service sends, for every suite that fakes
- * the service (msw, a fake `fetch`): change a field with `overrides` rather
- * than writing another fixture. Free of msw, so any suite can import it.
+ * The one fixture per object the service sends, and the envelopes around
+ * them, for every suite that fakes the service (msw, a fake `fetch`): change
+ * a field with `overrides` rather than writing another fixture. Free of msw,
+ * so any suite can import it.
  */
 
 /** The origin every faked service answers on. */
@@ -62,4 +63,14 @@ export function transferJson(overrides: Record<string, unknown> = {}): Record<st
     updated_at: '2026-11-23T03:00:00Z',
     ...overrides,
   };
+}
+
+/** `{ status: 'success', data }`: the envelope of every successful answer. */
+export function success<T>(data: T): { status: 'success'; data: T } {
+  return { status: 'success', data };
+}
+
+/** A list's success envelope: one page of `data`, with the paging fields the service adds. */
+export function listPage(data: unknown[], page = 1, pageSize = 10, total = data.length): Record<string, unknown> {
+  return { ...success(data), page, page_size: pageSize, total_items: total };
 }

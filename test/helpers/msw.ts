@@ -33,8 +33,3 @@ afterAll(() => server.close());
 export function makeClient(options: ClientOptions = {}): Client {
   return new Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', ...options });
 }
-
-/** `{ status: 'success', data }` */
-export function success<T>(data: T) {
-  return { status: 'success', data };
-}

@@ -4,7 +4,7 @@
  * request it sees.
  */
 import { http, HttpResponse } from 'msw';
-import { BASE_URL } from './fixtures.js';
+import { BASE_URL, listPage } from './fixtures.js';
 import { server } from './msw.js';
 import { seeRequest, type SeenRequest } from './seen-request.js';
 
@@ -44,13 +44,7 @@ export function serveList(path: string, options: ListHandlerOptions): SeenListRe
       seen.push(entry);
       await options.before?.(entry);
       const all = typeof options.items === 'function' ? options.items() : options.items;
-      let body: Record<string, unknown> = {
-        status: 'success',
-        data: all.slice((page - 1) * pagesize, page * pagesize),
-        page,
-        page_size: pagesize,
-        total_items: all.length,
-      };
+      let body = listPage(all.slice((page - 1) * pagesize, page * pagesize), page, pagesize, all.length);
       if (options.envelope) body = options.envelope(body, entry);
       options.after?.(entry);
       return HttpResponse.json(body);

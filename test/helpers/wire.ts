@@ -4,7 +4,7 @@
  * fuzz suites that make thousands of calls.
  */
 import { Client, type ClientOptions } from '../../src/index.js';
-import { API_KEY, BASE_URL } from './fixtures.js';
+import { API_KEY, BASE_URL, listPage, success } from './fixtures.js';
 import { seeRequest, type SeenRequest } from './seen-request.js';
 
 /** Answers one request; may return a Response or throw like a failing fetch. */
@@ -36,14 +36,14 @@ export function wireClient(respond: Responder, options: ClientOptions = {}): Wir
   return { client, sent };
 }
 
-/** `{ status: 'success', data }` as a JSON response. */
+/** {@link success} as a JSON response. */
 export function successResponse(data: unknown, status = 200): Response {
-  return Response.json({ status: 'success', data }, { status });
+  return Response.json(success(data), { status });
 }
 
-/** A list envelope as a JSON response. */
+/** {@link listPage} as a JSON response. */
 export function listResponse(data: unknown[], page = 1, pageSize = 10, total = data.length): Response {
-  return Response.json({ status: 'success', data, page, page_size: pageSize, total_items: total });
+  return Response.json(listPage(data, page, pageSize, total));
 }
 
 /** Integer cents as the two-decimal string responses carry: 150000n -> "1500.00". */

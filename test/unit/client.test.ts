@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions, LunasError, type Logger, VERSION } from '../../src/index.js';
-import { makeClient, success } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson } from '../helpers/fixtures.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

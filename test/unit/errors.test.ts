@@ -21,7 +21,7 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { makeClient, success } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
@@ -31,7 +31,7 @@ import {
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
-import { BASE_URL, CHARGE_ID, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 
 /** A client that never retries, so each test sees one response. */

@@ -23,11 +23,11 @@ import {
   type ResponseEvent,
   ResponseValidationError,
 } from '../../src/index.js';
-import { makeClient, server, success } from '../helpers/msw.js';
+import { makeClient, server } from '../helpers/msw.js';
 import { makeItems, serveList } from '../helpers/pages.js';
 import { type RecordedEvent, recordEvents, responseEvents } from '../helpers/recorders.js';
 import { CHARGE_PATH, countRequests, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 import { UUID_V4 } from '../helpers/formats.js';

@@ -22,9 +22,9 @@ import {
   ResponseValidationError,
   type StandardSchema,
 } from '../../src/index.js';
-import { makeClient, server, success } from '../helpers/msw.js';
+import { makeClient, server } from '../helpers/msw.js';
 import { countRequests, jsonReply, route, textReply } from '../helpers/requests.js';
-import { API_KEY, BASE_URL } from '../helpers/fixtures.js';
+import { API_KEY, BASE_URL, success } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 import { UUID_V4 } from '../helpers/formats.js';

@@ -30,9 +30,9 @@ import {
   retryDelay,
   serverRequestedDelay,
 } from '../../src/core/retry.js';
-import { makeClient, success } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { CHARGE_ID, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;

@@ -22,7 +22,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
-import { makeClient, success } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { recordEvents } from '../helpers/recorders.js';
 import {
   CHARGE_PATH,
@@ -33,7 +33,7 @@ import {
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 

@@ -20,9 +20,17 @@ import {
   RequestValidationError,
   type ClientOptions,
 } from '../../src/index.js';
-import { makeClient, success } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, CHARGES_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
+import {
+  API_KEY,
+  BASE_URL,
+  CHARGE_ID,
+  chargeJson,
+  createdChargeJson,
+  success,
+  transferJson,
+} from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 import { UUID_V4 } from '../helpers/formats.js';

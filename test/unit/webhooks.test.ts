@@ -12,9 +12,9 @@ import {
   RequestValidationError,
   type WebhookBody,
 } from '../../src/index.js';
-import { makeClient, success } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, countRequests, jsonReply, route } from '../helpers/requests.js';
-import { CHARGE_ID, chargeJson } from '../helpers/fixtures.js';
+import { CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
 
 /** The least the contract requires of a charge event: `type` and `data.id`. */
