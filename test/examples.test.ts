@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
 import { type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { afterEach, describe, expect, test } from 'vitest';
+import { sleep } from './helpers/waiting.js';
 
 const run = promisify(execFile);
 const tsx = 'node_modules/.bin/tsx';
@@ -149,6 +150,6 @@ async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting for the example to start');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }

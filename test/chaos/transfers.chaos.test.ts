@@ -34,6 +34,7 @@ import {
 } from 'lunas-sdk';
 import { type Fault, type Sandbox, startSandbox, type TransferRecord } from 'lunas-sdk/testing';
 import { SeededRandom } from '../helpers/seeded-random.js';
+import { sleep } from '../helpers/waiting.js';
 
 const OPS = positiveIntFromEnv('LUNAS_CHAOS_OPS', 300);
 const SEED = SeededRandom.seedFrom('LUNAS_CHAOS_SEED');
@@ -530,5 +531,3 @@ function positiveIntFromEnv(name: string, fallback: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
   return value;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -9,7 +9,9 @@ import {
   type Charge,
   type ChargeCreateParams,
 } from 'lunas-sdk';
-import { ISO_UTC, REQUEST_ID, rejection, start, UUID_V4 } from './helpers.js';
+import { start } from './helpers.js';
+import { ISO_UTC, REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
 
 const vaOptions = (charge: object) =>
   (charge as { payment_method_options?: { virtual_account?: { account_name?: unknown; account_number?: unknown } } })

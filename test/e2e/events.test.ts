@@ -2,7 +2,10 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { EventValidationError, type LunasEvent, NotFoundError, parseEvent } from 'lunas-sdk';
 import { listenForTest } from '../helpers/recorders.js';
-import { eventually, ISO_UTC, rejection, start } from './helpers.js';
+import { start } from './helpers.js';
+import { eventually } from '../helpers/waiting.js';
+import { ISO_UTC } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
 
 /** The rest of an event's data, which the types leave unknown: the sandbox sends the whole charge. */
 const dataOf = (event: LunasEvent) => event.data as Record<string, unknown>;

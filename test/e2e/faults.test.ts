@@ -18,7 +18,10 @@ import {
   ResponseValidationError,
 } from 'lunas-sdk';
 import type { SandboxOptions } from 'lunas-sdk/testing';
-import { cents, eventually, REQUEST_ID, rejection, sleep, start, transferTo } from './helpers.js';
+import { cents, start, transferTo } from './helpers.js';
+import { eventually, sleep } from '../helpers/waiting.js';
+import { REQUEST_ID } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
 
 const FAST = { timeout: 300, maxRetries: 2 } as const;
 const QUICK_RETRY = { 'retry-after-ms': '20' };

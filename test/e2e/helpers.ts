@@ -2,7 +2,7 @@
  * Shared set-up of the end-to-end suite: a real sandbox on 127.0.0.1 and a
  * client pointed at it, both imported by package name as merchants do.
  */
-import { afterEach, expect, type TestContext } from 'vitest';
+import { afterEach, type TestContext } from 'vitest';
 import { Client, type ClientOptions } from 'lunas-sdk';
 import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
 
@@ -12,6 +12,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
 });
 
+/** A sandbox, a client for it, and the request ids its responses carried. */
 export interface Harness {
   sandbox: Sandbox;
   client: Client;
@@ -57,38 +58,6 @@ export async function startShared(options?: SandboxOptions): Promise<{ sandbox: 
   const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, logLevel: 'off' });
   return { sandbox, client };
 }
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ErrorClass<E> = abstract new (...args: any[]) => E;
-
-/** Awaits a promise that must reject with an instance of `Class`, and returns the error. */
-export async function rejection<E>(promise: Promise<unknown>, Class: ErrorClass<E>): Promise<E> {
-  let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
-  try {
-    outcome = { ok: true, value: await promise };
-  } catch (error) {
-    outcome = { ok: false, error };
-  }
-  if (outcome.ok) throw new Error(`expected a rejection with ${Class.name}, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(Class);
-  return outcome.error as E;
-}
-
-/** Polls `check` until it returns true, or fails after `ms`. */
-export async function eventually(check: () => boolean, ms = 3_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** ISO 8601 UTC with milliseconds and a trailing Z, as the sandbox writes timestamps. */
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-export const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 
 /** A transfer body that succeeds against the default accounts. */
 export const transferTo = (amount: number | string, destination = 'acc_partner') =>

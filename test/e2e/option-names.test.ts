@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions, LunasError, RequestValidationError } from 'lunas-sdk';
-import { rejection, start, transferTo } from './helpers.js';
+import { start, transferTo } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

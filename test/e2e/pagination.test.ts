@@ -12,7 +12,9 @@ import {
 } from 'lunas-sdk';
 import type { Sandbox, SandboxOptions } from 'lunas-sdk/testing';
 import { walkAll } from '../helpers/recorders.js';
-import { rejection, sleep, start, startShared } from './helpers.js';
+import { start, startShared } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
 
 const SEEDED = 1234;
 

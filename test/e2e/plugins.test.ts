@@ -9,7 +9,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIUserAbortError, Client, LunasError, type Logger, ResponseValidationError } from 'lunas-sdk';
 import { expectPairedEvents, recordEvents, responseEvents } from '../helpers/recorders.js';
-import { rejection, start, transferTo } from './helpers.js';
+import { start, transferTo } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -18,7 +18,9 @@ import {
   ResponseValidationError,
 } from 'lunas-sdk';
 import { listenForTest } from '../helpers/recorders.js';
-import { REQUEST_ID, rejection, start, transferTo, UUID_V4 } from './helpers.js';
+import { start, transferTo } from './helpers.js';
+import { REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
 
 /** A server on 127.0.0.1 standing for another host: it counts what reaches it. */
 async function otherHost(): Promise<{ origin: string; hits: { url: string; authorization: string | undefined }[] }> {

@@ -6,8 +6,10 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, APIConnectionTimeoutError, InternalServerError, RequestValidationError } from 'lunas-sdk';
-import { REQUEST_ID, rejection, start, transferTo, UUID_V4 } from './helpers.js';
+import { start, transferTo } from './helpers.js';
 import { recordEvents, responseEvents } from '../helpers/recorders.js';
+import { REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
 
 describe('request and response events over HTTP', () => {
   it('a GET: the full URL, the status and the x-request-id the sandbox sent', async () => {

@@ -6,7 +6,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { APIUserAbortError, type Logger, NotFoundError, RequestValidationError } from 'lunas-sdk';
-import { rejection, start } from './helpers.js';
+import { start } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
 
 const qris = { payment_method: 'qris', amount: 10_000 } as const;
 
@@ -77,7 +79,7 @@ describe('one AbortSignal shared by many parallel calls', () => {
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
       controller.abort();
       expect(await Promise.all(calls)).toHaveLength(50);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     } finally {
       process.off('warning', onWarning);
     }

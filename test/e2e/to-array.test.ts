@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Charge, RequestValidationError } from 'lunas-sdk';
 import type { SandboxOptions } from 'lunas-sdk/testing';
-import { rejection, start } from './helpers.js';
+import { start } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
 
 /** A clock that moves forward 1 ms per reading, so every charge has its own created_at. */
 function tickingClock(): Pick<SandboxOptions, 'now'> {
@@ -27,13 +29,13 @@ describe('toArray over HTTP', () => {
 
     const ten = await client.charges.list({ pagesize: 10 }).toArray({ limit: 10 });
     // Give any look-ahead time to arrive, were one sent.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     expect(pagesOf(sandbox.requests.slice(before))).toEqual([1]);
     expect(ten.map((charge) => charge.id)).toEqual(everything.slice(0, 10).map((charge) => charge.id));
 
     const afterTen = sandbox.requests.length;
     const eleven = await client.charges.list({ pagesize: 10 }).toArray({ limit: 11 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     expect(pagesOf(sandbox.requests.slice(afterTen))).toEqual([1, 2]);
     expect(eleven.map((charge) => charge.id)).toEqual(everything.slice(0, 11).map((charge) => charge.id));
   });

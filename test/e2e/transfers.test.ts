@@ -7,7 +7,9 @@ import {
   UnprocessableEntityError,
   type TransferCreateParams,
 } from 'lunas-sdk';
-import { ISO_UTC, REQUEST_ID, rejection, start, transferTo, UUID_V4 } from './helpers.js';
+import { start, transferTo } from './helpers.js';
+import { ISO_UTC, REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
 
 describe('transfers.create', () => {
   it('moves money to an active account and returns the succeeded transfer', async () => {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EventValidationError, isChargeEvent, type WebhookBody } from 'lunas-sdk';
-import { rejection, start } from './helpers.js';
+import { start } from './helpers.js';
+import { rejection } from '../helpers/rejection.js';
 
 describe('client.webhooks.confirm with events slimmer than the sandbox sends', () => {
   it('a slim event ({ type, data: { id } }) for a real charge is confirmed with one read over HTTP', async () => {

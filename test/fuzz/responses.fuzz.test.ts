@@ -26,7 +26,8 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { normalizeMoney } from '../../src/core/money.js';
-import { chargeData, createdChargeData, transferData, wireClient } from '../helpers/wire.js';
+import { wireClient } from '../helpers/wire.js';
+import { chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_FUZZ_RUNS ?? 80);
 const DEADLINE_MS = 10_000;
@@ -151,15 +152,15 @@ function isValidSuccess(kind: Kind, body: unknown): boolean {
 function validData(kind: Kind): unknown {
   switch (kind) {
     case 'charge':
-      return chargeData();
+      return chargeJson();
     case 'createdCharge':
-      return createdChargeData();
+      return createdChargeJson();
     case 'transfer':
-      return transferData();
+      return transferJson();
     case 'chargeList':
-      return [chargeData(), chargeData({ id: 'ch_2' })];
+      return [chargeJson(), chargeJson({ id: 'ch_2' })];
     case 'transferList':
-      return [transferData(), transferData({ id: 'tr_2' })];
+      return [transferJson(), transferJson({ id: 'tr_2' })];
     case 'objectList':
       return [
         { id: 'po_1', amount: '1.00' },

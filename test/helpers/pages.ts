@@ -1,29 +1,29 @@
 /**
  * Helpers for list endpoints in unit tests: a msw handler that builds each
  * page lazily from `page`/`pagesize` (the service's rules), recording every
- * request it sees, and a catch-all handler that counts requests.
+ * request it sees.
  */
 import { http, HttpResponse } from 'msw';
-import { BASE_URL, server } from './msw.js';
+import { BASE_URL, listPage } from './fixtures.js';
+import { server } from './msw.js';
+import { seeRequest, type SeenRequest } from './seen-request.js';
 
-/** One request a list handler saw. */
-export interface SeenRequest {
+/** One request a list handler saw, with the page and page size it served (after the service's rules). */
+export interface SeenListRequest extends SeenRequest {
   page: number;
   pagesize: number;
-  url: URL;
-  at: number;
-  signal: AbortSignal;
 }
 
+/** How {@link serveList} builds each page. */
 export interface ListHandlerOptions {
   /** Items newest first; a function is called on every request (the list may change). */
   items: unknown[] | (() => unknown[]);
   /** Called with the request before the page is built; may wait. */
-  before?: (seen: SeenRequest) => void | Promise<void>;
+  before?: (seen: SeenListRequest) => void | Promise<void>;
   /** Called after the page is built, before it is sent. */
-  after?: (seen: SeenRequest) => void;
+  after?: (seen: SeenListRequest) => void;
   /** Rewrites the envelope before it is sent (e.g. to echo another page number). */
-  envelope?: (body: Record<string, unknown>, seen: SeenRequest) => Record<string, unknown>;
+  envelope?: (body: Record<string, unknown>, seen: SeenListRequest) => Record<string, unknown>;
 }
 
 /**
@@ -31,8 +31,8 @@ export interface ListHandlerOptions {
  * rules: page defaults to 1 (0 or negative gives 1), pagesize defaults to 10
  * and is capped at 100. Returns the requests seen, in order.
  */
-export function serveList(path: string, options: ListHandlerOptions): SeenRequest[] {
-  const seen: SeenRequest[] = [];
+export function serveList(path: string, options: ListHandlerOptions): SeenListRequest[] {
+  const seen: SeenListRequest[] = [];
   server.use(
     http.get(`${BASE_URL}${path}`, async ({ request }) => {
       const url = new URL(request.url);
@@ -40,17 +40,11 @@ export function serveList(path: string, options: ListHandlerOptions): SeenReques
       const rawSize = Number(url.searchParams.get('pagesize') ?? '10');
       const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
       const pagesize = Number.isInteger(rawSize) && rawSize >= 1 ? Math.min(rawSize, 100) : 10;
-      const entry: SeenRequest = { page, pagesize, url, at: performance.now(), signal: request.signal };
+      const entry: SeenListRequest = { ...(await seeRequest(request)), page, pagesize };
       seen.push(entry);
       await options.before?.(entry);
       const all = typeof options.items === 'function' ? options.items() : options.items;
-      let body: Record<string, unknown> = {
-        status: 'success',
-        data: all.slice((page - 1) * pagesize, page * pagesize),
-        page,
-        page_size: pagesize,
-        total_items: all.length,
-      };
+      let body = listPage(all.slice((page - 1) * pagesize, page * pagesize), page, pagesize, all.length);
       if (options.envelope) body = options.envelope(body, entry);
       options.after?.(entry);
       return HttpResponse.json(body);
@@ -59,27 +53,10 @@ export function serveList(path: string, options: ListHandlerOptions): SeenReques
   return seen;
 }
 
-/**
- * Counts every request to the base URL (any method, any path) and answers 400
- * (never retried), so a test can prove nothing was sent.
- */
-export function countRequests(): { count: () => number; urls: string[] } {
-  const urls: string[] = [];
-  server.use(
-    http.all(`${BASE_URL}/*`, ({ request }) => {
-      urls.push(`${request.method} ${request.url}`);
-      return HttpResponse.json({ status: 'fail', data: { message: 'should not have been sent' } }, { status: 400 });
-    }),
-  );
-  return { count: () => urls.length, urls };
-}
-
 /** `n` simple items with ids `${prefix}${i}`, newest first. */
 export function makeItems(n: number, prefix = 'it_'): { id: string; n: number }[] {
   return Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, n: i }));
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Collects everything an async iterable yields. */
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {

@@ -5,40 +5,53 @@
  * told the attempt number.
  */
 import { http, HttpResponse } from 'msw';
-import { BASE_URL, server } from './msw.js';
-
-/** A request as the handler saw it. `at` is `Date.now()` when it arrived (fake under fake timers). */
-export interface SeenRequest {
-  method: string;
-  url: URL;
-  headers: Headers;
-  body: string;
-  at: number;
-}
+import { BASE_URL, CHARGE_ID } from './fixtures.js';
+import { server } from './msw.js';
+import { seeRequest, type SeenRequest } from './seen-request.js';
 
 /** Answers the `attempt`-th request (1-based) of a route. */
 export type Reply = (attempt: number, request: Request) => Response | Promise<Response>;
 
 /**
- * Registers a handler for `method` on `base + path` and returns the live list
- * of requests it receives.
+ * Registers a handler for `method` (`ALL`: any) on `base + path` and returns the
+ * live list of requests it receives.
  */
-export function route(method: 'GET' | 'POST', path: string, reply: Reply, base: string = BASE_URL): SeenRequest[] {
+export function route(
+  method: 'GET' | 'POST' | 'ALL',
+  path: string,
+  reply: Reply,
+  base: string = BASE_URL,
+): SeenRequest[] {
   const seen: SeenRequest[] = [];
-  const on = method === 'GET' ? http.get : http.post;
+  const on = { GET: http.get, POST: http.post, ALL: http.all }[method];
   server.use(
     on(`${base}${path}`, async ({ request }) => {
-      seen.push({
-        method: request.method,
-        url: new URL(request.url),
-        headers: new Headers(request.headers),
-        body: await request.clone().text(),
-        at: Date.now(),
-      });
+      seen.push(await seeRequest(request));
       return reply(seen.length, request);
     }),
   );
   return seen;
+}
+
+/** Answers every request to the base URL (any method, any path) with `body` as JSON; returns what was sent. */
+export function capture(body: unknown, status = 200): SeenRequest[] {
+  return route('ALL', '/*', () => jsonReply(status, body));
+}
+
+/**
+ * Counts every request to the base URL (any method, any path) and answers 400
+ * (never retried), so a test can prove nothing was sent.
+ */
+export function countRequests(): { count: () => number; urls: string[] } {
+  const seen = route('ALL', '/*', () =>
+    jsonReply(400, { status: 'fail', data: { message: 'should not have been sent' } }),
+  );
+  return {
+    count: () => seen.length,
+    get urls() {
+      return seen.map((request) => `${request.method} ${request.url.href}`);
+    },
+  };
 }
 
 /** A JSON response with a status and headers. */
@@ -52,28 +65,11 @@ export function textReply(status: number, text: string, headers: Record<string, 
 }
 
 /** The path `client.charges.retrieve(CHARGE_ID)` requests. */
-export const CHARGE_ID = 'ch_123';
 export const CHARGE_PATH = `/v1/payments/charges/${CHARGE_ID}`;
+/** The path `client.transfers.create` and `list` request. */
 export const TRANSFERS_PATH = '/v1/transfers';
+/** The path `client.charges.create` and `list` request. */
 export const CHARGES_PATH = '/v1/payments/charges';
 
 /** Valid `client.transfers.create` parameters. */
 export const TRANSFER_PARAMS = { destination_account_id: 'acc_partner', amount: '150000.00', currency: 'idr' } as const;
-
-/** UUID version 4, as RFC 9562 lays it out. */
-export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-/** The rejection of `promise`, failing the test when it resolves. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
-
-/** Lets pending network work (msw handlers, body reads) run under real timers. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

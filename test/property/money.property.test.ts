@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/index.js';
 import { money, normalizeMoney } from '../../src/core/money.js';
-import { chargeData, formatCents, wireClient } from '../helpers/wire.js';
+import { formatCents, wireClient } from '../helpers/wire.js';
+import { chargeJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 500);
 const TWO_DECIMALS = /^-?\d+\.\d{2}$/;
@@ -165,7 +166,7 @@ describe('money on the wire, through the SDK', () => {
   function chargeText(literal: string): string {
     const text = JSON.stringify({
       status: 'success',
-      data: chargeData({ amount: 0, fee: 0, items: [{ name: 'Tea', price: 0, quantity: 1 }] }),
+      data: chargeJson({ amount: 0, fee: 0, items: [{ name: 'Tea', price: 0, quantity: 1 }] }),
     });
     return text
       .replace('"amount":0', `"amount":${literal}`)

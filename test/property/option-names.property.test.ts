@@ -15,15 +15,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Client, type ClientOptions, LunasError, RequestValidationError } from '../../src/index.js';
 import { startSandbox, type SandboxOptions } from '../../src/testing/index.js';
-import {
-  chargeData,
-  listResponse,
-  successResponse,
-  transferData,
-  WIRE_API_KEY,
-  WIRE_BASE_URL,
-  wireClient,
-} from '../helpers/wire.js';
+import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
+import { API_KEY, BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 150);
 
@@ -45,8 +38,8 @@ const EVENT = { id: 'evt_2', type: 'payout.paid', created_at: '2026-11-23T03:00:
 const TRANSFER = { destination_account_id: 'acc_partner', amount: 10, currency: 'idr' };
 
 const { client, sent } = wireClient((request) => {
-  if (request.method === 'GET' && request.url.pathname.endsWith('/charges')) return listResponse([chargeData()]);
-  return successResponse(request.method === 'GET' ? chargeData() : transferData());
+  if (request.method === 'GET' && request.url.pathname.endsWith('/charges')) return listResponse([chargeJson()]);
+  return successResponse(request.method === 'GET' ? chargeJson() : transferJson());
 });
 
 /** Where options are given per call: the names each accepts, and a call with them. */
@@ -182,12 +175,12 @@ describe('valid options in every form', () => {
         fc.constantFrom(...FORMS),
         (values, form) => {
           const { timeout = 30_000, maxRetries = 2 } = { ...values };
-          const { options, restore } = inForm({ apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL, ...values }, form);
+          const { options, restore } = inForm({ apiKey: API_KEY, baseURL: BASE_URL, ...values }, form);
           try {
             const made = new Client(options as ClientOptions);
             expect(made.timeout).toBe(timeout);
             expect(made.maxRetries).toBe(maxRetries);
-            expect(made.baseURL).toBe(WIRE_BASE_URL);
+            expect(made.baseURL).toBe(BASE_URL);
             const derived = made.withOptions(inForm(values, 'null prototype').options as ClientOptions);
             expect([derived.timeout, derived.maxRetries]).toEqual([made.timeout, made.maxRetries]);
           } finally {
@@ -270,7 +263,7 @@ function suggested(message: string): string[] {
 
 function constructionError(options: object): LunasError {
   try {
-    new Client({ apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL, ...options });
+    new Client({ apiKey: API_KEY, baseURL: BASE_URL, ...options });
   } catch (error) {
     expect(error).toBeInstanceOf(LunasError);
     return error as LunasError;
@@ -297,7 +290,7 @@ async function callError(
 
 describe('a name one edit from a known one', () => {
   it('is refused at construction and by withOptions, suggesting the intended option when it is the nearest', () => {
-    const base = new Client({ apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL, fetch: () => Promise.reject() });
+    const base = new Client({ apiKey: API_KEY, baseURL: BASE_URL, fetch: () => Promise.reject() });
     fc.assert(
       fc.property(typoOf(CLIENT), ({ intended, typo }) => {
         for (const message of [

@@ -29,7 +29,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REMEMBERED_IDS } from '../../src/core/item-walk.js';
 import { LunasError, ResponseValidationError } from '../../src/index.js';
-import { chargeData, transferData, wireClient, type WireRequest } from '../helpers/wire.js';
+import { wireClient } from '../helpers/wire.js';
+import { chargeJson, transferJson } from '../helpers/fixtures.js';
+import { type SeenRequest } from '../helpers/seen-request.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 80);
 const EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
@@ -110,9 +112,9 @@ class ServiceModel {
       const createdAt = new Date(time).toISOString();
       const base: Record<string, unknown> =
         endpoint === 'charges'
-          ? chargeData({ id, created_at: createdAt, updated_at: createdAt })
+          ? chargeJson({ id, created_at: createdAt, updated_at: createdAt })
           : endpoint === 'transfers'
-            ? transferData({ id, created_at: createdAt, updated_at: createdAt })
+            ? transferJson({ id, created_at: createdAt, updated_at: createdAt })
             : withIds
               ? { id, n: sequence }
               : { n: sequence };
@@ -130,7 +132,7 @@ class ServiceModel {
     }
   }
 
-  answer(request: WireRequest): Response {
+  answer(request: SeenRequest): Response {
     const index = this.served.length;
     if (index > 0) {
       this.#create(this.scenario.created[index - 1] ?? 0);
@@ -189,7 +191,7 @@ function scenario(kind: 'no timestamps' | 'consistent' | 'skewed', changes = tru
 
 interface Walked {
   yielded: Record<string, unknown>[];
-  requests: WireRequest[];
+  requests: SeenRequest[];
   warnings: string[];
 }
 
@@ -322,7 +324,7 @@ describe('a service that makes no progress', () => {
               return withIds ? { id: `p_${n}`, n } : { n };
             });
           const fresh = honest + cycle;
-          const respond = (request: WireRequest, index: number) => {
+          const respond = (request: SeenRequest, index: number) => {
             const page = Number(request.url.searchParams.get('page'));
             // A cap so that a broken walk fails the property instead of hanging it.
             const from = page <= fresh ? page : honest + 1 + ((page - honest - 1) % cycle);
@@ -368,7 +370,7 @@ describe('a service that makes no progress', () => {
           const items = Array.from({ length: original }, (_, i) => ({ id: `old_${i}` }));
           let list = items.slice();
           let created = 0;
-          const respond = (request: WireRequest, index: number) => {
+          const respond = (request: SeenRequest, index: number) => {
             if (index > 1 && index - 1 <= bursts) {
               list = [...Array.from({ length: pagesize }, () => ({ id: `new_${created++}` })), ...list];
             }

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, LunasError, type Logger, RequestValidationError, type StandardSchema } from '../../src/index.js';
 import { expectPairedEvents, recordEvents } from '../helpers/recorders.js';
 import { TRANSFER_PARAMS } from '../helpers/requests.js';
-import { successResponse, transferData, WIRE_API_KEY, WIRE_BASE_URL } from '../helpers/wire.js';
+import { successResponse } from '../helpers/wire.js';
+import { API_KEY, BASE_URL, transferJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 150);
 
@@ -97,10 +98,10 @@ function busyThen(busy: number, last: () => unknown): typeof fetch {
       : last()) as unknown as typeof fetch;
 }
 
-const base = { apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL, logLevel: 'off' as const, timeout: 50 };
+const base = { apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off' as const, timeout: 50 };
 const retries = fc.nat({ max: 2 });
 const finalAnswer = fc.constantFrom(
-  () => successResponse(transferData()),
+  () => successResponse(transferJson()),
   () => new Response('gone', { status: 404 }),
   () => Promise.reject(new TypeError('fetch failed')),
 );

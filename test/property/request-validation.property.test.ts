@@ -14,15 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../src/index.js';
 import { parseCents } from '../../src/testing/money.js';
 import { checkCharge, checkTransfer } from '../../src/testing/rules.js';
-import {
-  codePointLength,
-  createdChargeData,
-  formatCents,
-  listResponse,
-  successResponse,
-  transferData,
-  wireClient,
-} from '../helpers/wire.js';
+import { codePointLength, formatCents, listResponse, successResponse, wireClient } from '../helpers/wire.js';
+import { createdChargeJson, transferJson } from '../helpers/fixtures.js';
 
 /** Runs per property; raise with LUNAS_PROPERTY_RUNS for a deeper search by hand. */
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 120);
@@ -32,7 +25,7 @@ type Value = unknown;
 const { client, sent } = wireClient((request) => {
   // The page asked for: answering another one is a response the SDK refuses.
   if (request.method === 'GET') return listResponse([], Number(request.url.searchParams.get('page') ?? 1));
-  return successResponse(request.url.pathname === '/v1/transfers' ? transferData() : createdChargeData());
+  return successResponse(request.url.pathname === '/v1/transfers' ? transferJson() : createdChargeJson());
 });
 
 // ---------------------------------------------------------------- generators

@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, MAX_RETRY_AFTER_MS, retryDelay, serverRequestedDelay } from '../../src/core/retry.js';
-import { successResponse, transferData, wireClient } from '../helpers/wire.js';
+import { successResponse, wireClient } from '../helpers/wire.js';
+import { transferJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 300);
 const NOW = Date.parse('2026-11-23T04:00:00.000Z');
@@ -201,7 +202,7 @@ describe('the transport waits what retryDelay allows between two attempts', () =
             (_request, attempt) =>
               attempt === 1
                 ? Response.json({ status: 'error', message: 'busy' }, { status: 503, headers: values })
-                : successResponse(transferData()),
+                : successResponse(transferJson()),
             { maxRetries: 1, logLevel: 'info', logger: { debug: write, info: write, warn: write, error: write } },
           );
           let settled = false;

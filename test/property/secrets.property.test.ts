@@ -15,7 +15,7 @@ import { Secret } from '../../src/core/secrets.js';
 import { Client, LunasError, type Logger } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings } from '../helpers/key-forms.js';
 import { recordEvents } from '../helpers/recorders.js';
-import { chargeData } from '../helpers/wire.js';
+import { chargeJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 150);
 const BASE_URL = 'https://api.lunas.test';
@@ -87,7 +87,7 @@ function respond(request: Request, kind: Answer, echo: string, thrown: string, a
   switch (kind) {
     case 'success':
       return new Response(
-        `{"status":"success","data":${JSON.stringify(chargeData()).replace('"description":null', `"description":"${message}"`)}}`,
+        `{"status":"success","data":${JSON.stringify(chargeJson({ description: null })).replace('"description":null', `"description":"${message}"`)}}`,
       );
     case 'fail':
       return new Response(`{"status":"fail","data":{"authorization":["${message}"],"${inJson(echo)}":"x"}}`, {

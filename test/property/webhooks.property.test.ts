@@ -19,7 +19,8 @@ import {
   parseEvent,
   type WebhookBody,
 } from '../../src/index.js';
-import { chargeData, successResponse, wireClient } from '../helpers/wire.js';
+import { successResponse, wireClient } from '../helpers/wire.js';
+import { chargeJson } from '../helpers/fixtures.js';
 
 /** Runs per property; raise with LUNAS_PROPERTY_RUNS for a deeper search by hand. */
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 120);
@@ -223,7 +224,7 @@ describe('parseEvent, property-based', () => {
 
 describe('client.webhooks.confirm, property-based', () => {
   const { client, sent } = wireClient((request) =>
-    successResponse(chargeData({ id: decodeURIComponent(request.url.pathname.split('/').pop()!) })),
+    successResponse(chargeJson({ id: decodeURIComponent(request.url.pathname.split('/').pop()!) })),
   );
 
   it('any id: refused before sending (EventValidationError) or read back with exactly one request, never a RequestValidationError', async () => {

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
-import { call, createCharge, ISO_Z, sandbox, validCharge } from './helpers.js';
+import { call, createCharge, sandbox, validCharge } from './helpers.js';
+import { ISO_UTC } from '../helpers/formats.js';
 
 /** A GET whose path is sent exactly as given. */
 function rawGet(box: Sandbox, path: string): Promise<{ status: number; text: string }> {
@@ -71,7 +72,7 @@ describe('POST /v1/payments/charges', () => {
       currency: 'idr',
     });
     expect(body.data).not.toHaveProperty('payment_method_options');
-    expect(body.data.created_at).toMatch(ISO_Z);
+    expect(body.data.created_at).toMatch(ISO_UTC);
     expect(body.data.updated_at).toBe(body.data.created_at);
   });
 

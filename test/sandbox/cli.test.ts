@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { sleep } from '../helpers/waiting.js';
 
 const TSX = 'node_modules/.bin/tsx';
 const CLI = 'src/testing/cli.ts';
@@ -28,7 +29,7 @@ async function waitForUrl(output: () => { stdout: string }, ms = 15_000): Promis
     const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output().stdout);
     if (match?.[1]) return match[1];
     if (Date.now() > deadline) throw new Error(`no URL printed: ${output().stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/testing/index.js';
-import { call, createCharge, createTransfer, eventually, sandbox } from './helpers.js';
+import { call, createCharge, createTransfer, sandbox } from './helpers.js';
+import { eventually } from '../helpers/waiting.js';
 
 const chargeCount = async (box: Awaited<ReturnType<typeof sandbox>>) =>
   (await call(box, 'GET', '/v1/payments/charges')).body.total_items as number;

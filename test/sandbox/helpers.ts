@@ -73,14 +73,3 @@ export const createTransfer = (
     body,
     ...(idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': idempotencyKey } }),
   });
-
-/** Polls `check` until it returns true or `ms` pass. */
-export async function eventually(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-export const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

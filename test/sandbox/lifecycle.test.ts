@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, createCharge, eventually, ISO_Z, sandbox, validCharge } from './helpers.js';
+import { call, createCharge, sandbox, validCharge } from './helpers.js';
+import { eventually, sleep } from '../helpers/waiting.js';
+import { ISO_UTC } from '../helpers/formats.js';
 
 const retrieve = async (box: Awaited<ReturnType<typeof sandbox>>, id: string) =>
   (await call(box, 'GET', `/v1/payments/charges/${id}`)).body.data;
@@ -15,7 +17,7 @@ describe('charge lifecycle', () => {
     expect(event).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{24}$/),
       type: 'payment_charge.created',
-      created_at: expect.stringMatching(ISO_Z),
+      created_at: expect.stringMatching(ISO_UTC),
       data: await retrieve(box, id),
     });
   });
@@ -204,7 +206,7 @@ describe('webhook delivery', () => {
   it('counts an unreachable receiver as a failure', async () => {
     const hook = await receiver();
     receivers.pop()?.close();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     const box = await sandbox({ webhookUrl: hook.url });
     expect((await createCharge(box)).status).toBe(200);
     await eventually(() => box.webhookFailures === 1);

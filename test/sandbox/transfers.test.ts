@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, createTransfer, ISO_Z, sandbox } from './helpers.js';
+import { call, createTransfer, sandbox } from './helpers.js';
+import { ISO_UTC } from '../helpers/formats.js';
 
 const toPartner = (amount: unknown, extra: Record<string, unknown> = {}) => ({
   destination_account_id: 'acc_partner',
@@ -35,7 +36,7 @@ describe('POST /v1/transfers', () => {
         updated_at: data.created_at,
       },
     });
-    expect(data.created_at).toMatch(ISO_Z);
+    expect(data.created_at).toMatch(ISO_UTC);
     expect(box.balance('acc_merchant')).toBe('999899.90');
     expect(box.balance('acc_partner')).toBe('100.10');
     expect(box.transfers()).toEqual([data]);

@@ -16,7 +16,8 @@ import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Pag
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { keyForms, keyLeaks } from '../helpers/key-forms.js';
 import { recordEvents } from '../helpers/recorders.js';
-import { successResponse, transferData, WIRE_API_KEY, wireClient } from '../helpers/wire.js';
+import { successResponse, wireClient } from '../helpers/wire.js';
+import { API_KEY, transferJson } from '../helpers/fixtures.js';
 
 /** Base64-style: `+`, `/` and `=` are percent-encoded in a URL, `/` JSON-escaped as `\/` by some encoders. */
 const KEY = 'sk_live_sw+ep/4f1c9a7e2b==';
@@ -257,28 +258,28 @@ describe('a list promise', () => {
   it('renders no key before it loads, after it loads, and after it failed to load', async () => {
     const { client } = wireClient((request, attempt) =>
       attempt === 1
-        ? Response.json({ status: 'success', data: [transferData()], page: 1, page_size: 1, total_items: 1 })
-        : Response.json({ status: 'error', message: `no ${WIRE_API_KEY}` }, { status: 401 }),
+        ? Response.json({ status: 'success', data: [transferJson()], page: 1, page_size: 1, total_items: 1 })
+        : Response.json({ status: 'error', message: `no ${API_KEY}` }, { status: 401 }),
     );
     const loaded = client.transfers.list({ pagesize: 1 });
-    const before = leaksOf([loaded], WIRE_API_KEY);
+    const before = leaksOf([loaded], API_KEY);
     await loaded;
     const failing = client.transfers.list({ pagesize: 1 });
     const error = await failing.catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(APIError);
     expect(loaded).toBeInstanceOf(PagePromise);
     expect(await loaded).toBeInstanceOf(Page);
-    expect([...before, ...leaksOf([loaded, await loaded, failing, error], WIRE_API_KEY)]).toEqual([]);
+    expect([...before, ...leaksOf([loaded, await loaded, failing, error], API_KEY)]).toEqual([]);
   });
 });
 
 describe('channels a body echo does not reach', () => {
   it('a response header echoing the key appears in no error and no response info', async () => {
-    const echo = { 'x-debug-authorization': `Bearer ${WIRE_API_KEY}`, 'x-request-id': `req_${WIRE_API_KEY}` };
+    const echo = { 'x-debug-authorization': `Bearer ${API_KEY}`, 'x-request-id': `req_${API_KEY}` };
     const { client } = wireClient((request) =>
       request.url.pathname === '/v1/transfers'
         ? Response.json({ status: 'error', message: 'busy' }, { status: 503, headers: echo })
-        : successResponse(transferData(), 200),
+        : successResponse(transferJson(), 200),
     );
     const error = await client.transfers
       .create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' })
@@ -286,14 +287,14 @@ describe('channels a body echo does not reach', () => {
     expect(error).toBeInstanceOf(APIError);
 
     const { client: succeeding } = wireClient(() =>
-      Response.json({ status: 'success', data: transferData() }, { headers: echo }),
+      Response.json({ status: 'success', data: transferJson() }, { headers: echo }),
     );
     const transfer = await succeeding.transfers.create({
       destination_account_id: 'acc_partner',
       amount: 1,
       currency: 'idr',
     });
-    expect(leaksOf([error, transfer, getResponseInfo(transfer)], WIRE_API_KEY)).toEqual([]);
+    expect(leaksOf([error, transfer, getResponseInfo(transfer)], API_KEY)).toEqual([]);
   });
 
   it('a custom fetch whose failure carries the request’s headers (as HTTP-client wrappers do) leaks nothing', async () => {
@@ -305,7 +306,7 @@ describe('channels a body echo does not reach', () => {
       });
     };
     const client = new Client({
-      apiKey: WIRE_API_KEY,
+      apiKey: API_KEY,
       baseURL: 'https://api.lunas.test',
       fetch,
       maxRetries: 0,
@@ -313,7 +314,7 @@ describe('channels a body echo does not reach', () => {
     });
     const error = await client.charges.retrieve('ch_1').catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect(leaksOf([error], WIRE_API_KEY)).toEqual([]);
+    expect(leaksOf([error], API_KEY)).toEqual([]);
   });
 });
 

@@ -247,16 +247,26 @@ describe('in a browser-like environment', () => {
     expect(`${(error as Error).message}${(error as Error).stack}${JSON.stringify(error)}`).not.toContain(KEY);
   });
 
-  it('a client allowed in the browser stays allowed through withOptions; one made outside is refused inside', () => {
+  it('a client allowed in the browser stays allowed through withOptions; one made outside is refused inside', async () => {
     const outside = new Client({ apiKey: KEY, baseURL: 'https://api.lunas.test', logLevel: 'off' });
     stubBrowser();
+    const sent: Request[] = [];
     const allowed = new Client({
       apiKey: KEY,
       baseURL: 'https://api.lunas.test',
       dangerouslyAllowBrowser: true,
       logLevel: 'off',
+      fetch: async (input, init) => {
+        sent.push(new Request(input, init));
+        return Response.json({ status: 'success', data: { id: 'ch_1' } });
+      },
     });
-    expect(allowed.withOptions({ timeout: 1_000 })).toBeInstanceOf(Client);
+    const quick = allowed.withOptions({ timeout: 1_000 });
+    expect([quick.baseURL, quick.timeout]).toEqual(['https://api.lunas.test', 1_000]);
+    await expect(quick.get('/v1/payments/charges/ch_1')).resolves.toEqual({ id: 'ch_1' });
+    expect(sent.map((request) => [request.url, request.headers.get('authorization')])).toEqual([
+      ['https://api.lunas.test/v1/payments/charges/ch_1', `Bearer ${KEY}`],
+    ]);
     expect(() => outside.withOptions({ timeout: 1_000 })).toThrow(LunasError);
     expect(() => allowed.withOptions({ dangerouslyAllowBrowser: false })).toThrow(LunasError);
   });

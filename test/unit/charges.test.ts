@@ -1,44 +1,18 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { LunasError, Page, RequestValidationError, ResponseValidationError } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, server, success } from '../helpers/msw.js';
-import { countRequests } from '../helpers/pages.js';
-import { chargeData, successResponse, wireClient } from '../helpers/wire.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { ISO_UTC } from '../helpers/formats.js';
+import { API_KEY, BASE_URL, chargeJson, success } from '../helpers/fixtures.js';
+import { capture, countRequests } from '../helpers/requests.js';
+import { successResponse, wireClient } from '../helpers/wire.js';
 
 const CHARGES = `${BASE_URL}/v1/payments/charges`;
-
-interface Captured {
-  method: string;
-  url: URL;
-  contentType: string | null;
-  authorization: string | null;
-  text: string;
-}
-
-/** Answers every request to the base URL with `body` and records what was sent. */
-function capture(body: unknown, status = 200): Captured[] {
-  const seen: Captured[] = [];
-  server.use(
-    http.all(`${BASE_URL}/*`, async ({ request }) => {
-      seen.push({
-        method: request.method,
-        url: new URL(request.url),
-        contentType: request.headers.get('content-type'),
-        authorization: request.headers.get('authorization'),
-        text: await request.text(),
-      });
-      return HttpResponse.json(body as Record<string, unknown>, { status });
-    }),
-  );
-  return seen;
-}
 
 /** Responds with the raw text, as JSON. */
 function rawResponse(text: string) {
   return new HttpResponse(text, { status: 200, headers: { 'content-type': 'application/json' } });
 }
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('charges.create', () => {
   it('POSTs /v1/payments/charges with the JSON body in wire form and resolves to the unwrapped data', async () => {
@@ -54,9 +28,9 @@ describe('charges.create', () => {
     expect(request!.method).toBe('POST');
     expect(request!.url.pathname).toBe('/v1/payments/charges');
     expect(request!.url.search).toBe('');
-    expect(request!.contentType).toMatch(/^application\/json/);
-    expect(request!.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(JSON.parse(request!.text)).toEqual({ payment_method: 'qris', amount: 10000 });
+    expect(request!.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+    expect(JSON.parse(request!.body)).toEqual({ payment_method: 'qris', amount: 10000 });
 
     expect(charge).toEqual(created);
     expect(charge).not.toHaveProperty('data');
@@ -83,7 +57,7 @@ describe('charges.create', () => {
       description: 'Two teas and a cake',
       payment_method_options: { virtual_account: { account_name: 'Siti', account_number: null } },
     });
-    const body = JSON.parse(seen[0]!.text);
+    const body = JSON.parse(seen[0]!.body);
     expect(body).toEqual({
       payment_method: 'virtual_account',
       channel: 'mandiri',
@@ -101,14 +75,14 @@ describe('charges.create', () => {
     });
     expect(Date.parse(body.expires_at)).toBe(Date.UTC(2026, 10, 23, 4, 0, 0));
     // Money is a JSON number on the wire, not a string.
-    expect(seen[0]!.text).toContain('"amount":10000.5');
-    expect(seen[0]!.text).toContain('"price":5000.25');
+    expect(seen[0]!.body).toContain('"amount":10000.5');
+    expect(seen[0]!.body).toContain('"price":5000.25');
   });
 
   it('sends an expires_at string with an offset as ISO 8601 UTC', async () => {
     const seen = capture(success(chargeJson({ payment_url: 'https://pay.lunas.test/x' })));
     await makeClient().charges.create({ payment_method: 'qris', amount: 1, expires_at: '2026-11-23T10:00:00+07:00' });
-    const { expires_at } = JSON.parse(seen[0]!.text);
+    const { expires_at } = JSON.parse(seen[0]!.body);
     expect(expires_at).toMatch(ISO_UTC);
     expect(Date.parse(expires_at)).toBe(Date.UTC(2026, 10, 23, 3, 0, 0));
   });
@@ -122,7 +96,7 @@ describe('charges.create', () => {
       amount: 25000,
       payment_method_options: { virtual_account: { account_name: 'Toko Siti', account_number: '8808123456' } },
     });
-    expect(JSON.parse(seen[0]!.text).payment_method_options).toEqual({
+    expect(JSON.parse(seen[0]!.body).payment_method_options).toEqual({
       virtual_account: { account_name: 'Toko Siti', account_number: '8808123456' },
     });
   });
@@ -169,7 +143,7 @@ describe('charges.retrieve', () => {
     expect(seen[0]!.method).toBe('GET');
     expect(seen[0]!.url.pathname).toBe('/v1/payments/charges/ch_abc');
     expect(seen[0]!.url.search).toBe('');
-    expect(seen[0]!.text).toBe('');
+    expect(seen[0]!.body).toBe('');
     expect(charge).toEqual(chargeJson({ id: 'ch_abc' }));
   });
 
@@ -217,7 +191,7 @@ describe('charges.retrieve', () => {
 describe('a polluted Object.prototype', () => {
   // A custom fetch, not msw, and only `query`: msw and fetch read inherited members themselves.
   it('is never read as what a resource method sends', async () => {
-    const wire = wireClient(() => successResponse(chargeData({ id: 'ch_abc' })));
+    const wire = wireClient(() => successResponse(chargeJson({ id: 'ch_abc' })));
     const polluted = Object.prototype as Record<string, unknown>;
     polluted.query = 'none';
     try {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readClientOptions, resolveClientSettings } from '../../src/core/client-options.js';
 import { Client, LunasError } from '../../src/index.js';
-import { API_KEY, BASE_URL } from '../helpers/msw.js';
+import { API_KEY, BASE_URL } from '../helpers/fixtures.js';
 
 describe('resolveClientSettings', () => {
   it('applies the defaults and drops a final /v1 from the base URL', () => {

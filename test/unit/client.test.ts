@@ -4,8 +4,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions, LunasError, type Logger, VERSION } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, success } from '../helpers/msw.js';
-import { CHARGE_ID, CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
+import { makeClient } from '../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -22,6 +23,19 @@ function constructionError(options: ClientOptions): LunasError {
     return error as LunasError;
   }
   throw new Error(`expected new Client(${JSON.stringify(options)}) to throw`);
+}
+
+/**
+ * What constructing a client with `makeClient()`'s options must have done:
+ * resolved them (that base URL, the documented defaults of 30 s and 2
+ * retries) and made a client that sends to that URL with that key.
+ */
+async function expectMadeFromOptions(client: Client): Promise<void> {
+  expect([client.baseURL, client.timeout, client.maxRetries]).toEqual([BASE_URL, 30_000, 2]);
+  const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+  await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
+  expect(seen.map((request) => request.url.href)).toEqual([`${BASE_URL}${CHARGE_PATH}`]);
+  expect(seen[0]!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
 }
 
 /** Clears the variables the client reads, so the host's environment cannot leak in. */
@@ -314,14 +328,14 @@ describe('in a browser', () => {
     expect(error.message).not.toContain(API_KEY);
   });
 
-  it('constructs with dangerouslyAllowBrowser', () => {
+  it('constructs with dangerouslyAllowBrowser', async () => {
     stubBrowser();
-    expect(makeClient({ dangerouslyAllowBrowser: true })).toBeInstanceOf(Client);
+    await expectMadeFromOptions(makeClient({ dangerouslyAllowBrowser: true }));
   });
 
-  it('a global navigator alone (Node 21+, Deno, Bun) is not a browser', () => {
+  it('a global navigator alone (Node 21+, Deno, Bun) is not a browser', async () => {
     vi.stubGlobal('navigator', { userAgent: 'Node.js/22' });
-    expect(makeClient()).toBeInstanceOf(Client);
+    await expectMadeFromOptions(makeClient());
   });
 });
 
@@ -363,32 +377,32 @@ describe('in a browser Web Worker', () => {
     expect(constructionError({ apiKey: API_KEY, baseURL: BASE_URL }).message).toContain('dangerouslyAllowBrowser');
   });
 
-  it('constructs in a worker with dangerouslyAllowBrowser', () => {
+  it('constructs in a worker with dangerouslyAllowBrowser', async () => {
     stubBrowserWorker(CHROME, { importScripts: true, scope: true });
-    expect(makeClient({ dangerouslyAllowBrowser: true })).toBeInstanceOf(Client);
+    await expectMadeFromOptions(makeClient({ dangerouslyAllowBrowser: true }));
   });
 
-  it('constructs in Cloudflare Workers, whose global scope is a WorkerGlobalScope', () => {
+  it('constructs in Cloudflare Workers, whose global scope is a WorkerGlobalScope', async () => {
     vi.stubGlobal('self', globalThis);
     vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
     vi.stubGlobal('ServiceWorkerGlobalScope', class extends WorkerGlobalScope {});
     vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
-    expect(makeClient()).toBeInstanceOf(Client);
+    await expectMadeFromOptions(makeClient());
   });
 
-  it('constructs in a Deno worker', () => {
+  it('constructs in a Deno worker', async () => {
     vi.stubGlobal('self', globalThis);
     vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
     vi.stubGlobal('Deno', { version: { deno: '2.9.6' } });
     vi.stubGlobal('navigator', { userAgent: 'Deno/2.9.6' });
-    expect(makeClient()).toBeInstanceOf(Client);
+    await expectMadeFromOptions(makeClient());
   });
 
-  it('constructs in Bun, which has self and navigator', () => {
+  it('constructs in Bun, which has self and navigator', async () => {
     vi.stubGlobal('self', globalThis);
     vi.stubGlobal('Bun', { version: '1.4.5' });
     vi.stubGlobal('navigator', { userAgent: 'Bun/1.4.5' });
-    expect(makeClient()).toBeInstanceOf(Client);
+    await expectMadeFromOptions(makeClient());
   });
 });
 

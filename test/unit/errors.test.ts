@@ -21,30 +21,30 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import {
-  CHARGE_ID,
   CHARGE_PATH,
   CHARGES_PATH,
   jsonReply,
-  rejectionOf,
   route,
   textReply,
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
+import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
 
 /** A client that never retries, so each test sees one response. */
 const client = () => makeClient({ maxRetries: 0 });
 
 async function retrieveError(reply: () => Response): Promise<unknown> {
   route('GET', CHARGE_PATH, reply);
-  return rejectionOf(client().charges.retrieve(CHARGE_ID));
+  return rejection(client().charges.retrieve(CHARGE_ID));
 }
 
 async function transferError(reply: () => Response): Promise<unknown> {
   route('POST', TRANSFERS_PATH, reply);
-  return rejectionOf(client().transfers.create(TRANSFER_PARAMS));
+  return rejection(client().transfers.create(TRANSFER_PARAMS));
 }
 
 describe('the class hierarchy', () => {
@@ -271,7 +271,7 @@ describe('a 2xx is never returned as data unless it is a success envelope', () =
 
   it('a list envelope without its paging fields gives ResponseValidationError', async () => {
     route('GET', CHARGES_PATH, () => jsonReply(200, { status: 'success', data: [chargeJson()] }));
-    const error = await rejectionOf(client().charges.list());
+    const error = await rejection(client().charges.list());
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues.map((issue) => issue.path)).toEqual(
       expect.arrayContaining(['page', 'page_size', 'total_items']),
@@ -308,7 +308,7 @@ describe('what an error carries', () => {
     route('GET', CHARGE_PATH, (attempt) =>
       jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '0', 'x-request-id': `req_${attempt}` }),
     );
-    const error = await rejectionOf(makeClient({ maxRetries: 2 }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ maxRetries: 2 }).charges.retrieve(CHARGE_ID));
     expect((error as APIError).requestId).toBe('req_3');
   });
 
@@ -327,7 +327,7 @@ describe('what an error carries', () => {
     const error = await retrieveError(() => jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }));
     expect((error as NotFoundError).message).toBe(`GET ${BASE_URL}${CHARGE_PATH} failed with 404: Charge not found`);
     route('GET', '/v1/payouts', () => jsonReply(404, { status: 'fail', data: { message: 'Not found' } }));
-    const listError = await rejectionOf(client().payouts.list({ pagesize: 5 }));
+    const listError = await rejection(client().payouts.list({ pagesize: 5 }));
     expect((listError as NotFoundError).message).toBe(
       `GET ${BASE_URL}/v1/payouts?page=1&pagesize=5 failed with 404: Not found`,
     );
@@ -386,7 +386,7 @@ describe('what an error carries', () => {
       const error = await transferError(reply);
       expect(error).toBeInstanceOf(LunasError);
     }
-    const invalid = await rejectionOf(client().transfers.create({ ...TRANSFER_PARAMS, amount: -1 }));
+    const invalid = await rejection(client().transfers.create({ ...TRANSFER_PARAMS, amount: -1 }));
     expect(invalid).toBeInstanceOf(RequestValidationError);
     expect(invalid).toBeInstanceOf(LunasError);
   });

@@ -23,20 +23,14 @@ import {
   type ResponseEvent,
   ResponseValidationError,
 } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, server, success, transferJson } from '../helpers/msw.js';
-import { countRequests, makeItems, serveList } from '../helpers/pages.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { makeItems, serveList } from '../helpers/pages.js';
 import { type RecordedEvent, recordEvents, responseEvents } from '../helpers/recorders.js';
-import {
-  CHARGE_ID,
-  CHARGE_PATH,
-  jsonReply,
-  rejectionOf,
-  route,
-  sleep,
-  TRANSFER_PARAMS,
-  TRANSFERS_PATH,
-  UUID_V4,
-} from '../helpers/requests.js';
+import { CHARGE_PATH, countRequests, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
+import { UUID_V4 } from '../helpers/formats.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -162,7 +156,7 @@ describe('one request and one response event per attempt', () => {
     );
     const client = makeClient();
     const seen = recordEvents(client);
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(NotFoundError);
     const [response] = responseEvents(seen);
     expect(response).toMatchObject({ status: 404, requestId: 'req_404', willRetry: false });
@@ -187,7 +181,7 @@ describe('one request and one response event per attempt', () => {
     });
     const client = makeClient({ timeout: 100, maxRetries: 1 });
     const seen = recordEvents(client);
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(seen.map((entry) => entry.name)).toEqual(['request', 'response', 'request', 'response']);
     const [first, last] = responseEvents(seen);
@@ -219,7 +213,7 @@ describe('one request and one response event per attempt', () => {
     const client = makeClient();
     const seen = recordEvents(client);
     const controller = new AbortController();
-    const call = rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+    const call = rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
     await sleep(50);
     controller.abort();
     expect(await call).toBeInstanceOf(APIUserAbortError);

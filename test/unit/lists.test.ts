@@ -1,8 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Page, RequestValidationError, ResponseValidationError, type Client } from '../../src/index.js';
-import { BASE_URL, makeClient, server } from '../helpers/msw.js';
-import { collect, countRequests, serveList } from '../helpers/pages.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { collect, serveList } from '../helpers/pages.js';
+import { BASE_URL } from '../helpers/fixtures.js';
+import { countRequests } from '../helpers/requests.js';
 
 type ListName = 'payouts' | 'paymentMethods';
 

@@ -2,7 +2,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { normalizeMoney } from '../../src/core/money.js';
 import { ResponseValidationError } from '../../src/index.js';
-import { BASE_URL, chargeJson, makeClient, server, success } from '../helpers/msw.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { BASE_URL, chargeJson, success } from '../helpers/fixtures.js';
 
 describe('normalizeMoney', () => {
   it.each([

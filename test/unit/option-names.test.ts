@@ -15,19 +15,11 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import { closestNames, unknownOptionMessage } from '../../src/core/option-names.js';
-import {
-  chargeData,
-  createdChargeData,
-  listResponse,
-  successResponse,
-  transferData,
-  WIRE_API_KEY,
-  WIRE_BASE_URL,
-  wireClient,
-} from '../helpers/wire.js';
+import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
+import { API_KEY, BASE_URL, chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
 
 const TRANSFER = { destination_account_id: 'acc_partner', amount: 10, currency: 'idr' } as const;
-const EVENT = { id: 'evt_1', type: 'payment_charge.succeeded', created_at: '2026-11-23T03:00:00Z', data: chargeData() };
+const EVENT = { id: 'evt_1', type: 'payment_charge.succeeded', created_at: '2026-11-23T03:00:00Z', data: chargeJson() };
 const PAYOUT_EVENT = { id: 'evt_2', type: 'payout.paid', created_at: '2026-11-23T03:00:00Z', data: { id: 'po_1' } };
 
 afterEach(() => {
@@ -39,9 +31,9 @@ function answering(status: (attempt: number) => number = () => 200) {
   return wireClient((request, attempt) => {
     if (status(attempt) !== 200)
       return new Response('{}', { status: status(attempt), headers: { 'retry-after-ms': '0' } });
-    if (request.method === 'GET' && request.url.pathname.endsWith('/charges')) return listResponse([chargeData()]);
-    if (request.method === 'GET') return successResponse(chargeData());
-    return successResponse(request.url.pathname === '/v1/transfers' ? transferData() : createdChargeData());
+    if (request.method === 'GET' && request.url.pathname.endsWith('/charges')) return listResponse([chargeJson()]);
+    if (request.method === 'GET') return successResponse(chargeJson());
+    return successResponse(request.url.pathname === '/v1/transfers' ? transferJson() : createdChargeJson());
   });
 }
 
@@ -68,7 +60,7 @@ async function refused(call: () => Promise<unknown>): Promise<RequestValidationE
   return error as RequestValidationError;
 }
 
-const base = { apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL };
+const base = { apiKey: API_KEY, baseURL: BASE_URL };
 
 describe('client options', () => {
   it.each([
@@ -86,7 +78,7 @@ describe('client options', () => {
 
   it('baseUrl is refused even when LUNAS_BASE_URL would have been used instead', () => {
     vi.stubEnv('LUNAS_BASE_URL', 'https://env.lunas.test');
-    const options = { apiKey: WIRE_API_KEY, baseUrl: 'https://api.lunas.test' } as ClientOptions;
+    const options = { apiKey: API_KEY, baseUrl: 'https://api.lunas.test' } as ClientOptions;
     expect(thrown(() => new Client(options)).message).toContain('did you mean "baseURL"?');
   });
 

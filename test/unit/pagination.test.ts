@@ -10,9 +10,12 @@ import {
   PagePromise,
   ResponseValidationError,
 } from '../../src/index.js';
-import { BASE_URL, chargeJson, makeClient, server, transferJson } from '../helpers/msw.js';
-import { collect, makeItems, type SeenRequest, serveList, sleep } from '../helpers/pages.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { collect, makeItems, type SeenListRequest, serveList } from '../helpers/pages.js';
 import { walkAll } from '../helpers/recorders.js';
+import { seeRequest } from '../helpers/seen-request.js';
+import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { sleep } from '../helpers/waiting.js';
 
 const PAYOUTS = '/v1/payouts';
 const CHARGES = '/v1/payments/charges';
@@ -594,13 +597,13 @@ describe('total_items is information, never a rule of the walk', () => {
 describe('a walk that makes no progress ends with a LunasError, never loops', () => {
   /** A service answering page n with `pageFor(n)`, echoing the page asked for, whatever it says about total_items. */
   function stuck(pageFor: (page: number) => unknown[], total: (requestIndex: number) => number = () => 25) {
-    const seen: SeenRequest[] = [];
+    const seen: SeenListRequest[] = [];
     server.use(
-      http.get(`${BASE_URL}${PAYOUTS}`, ({ request }) => {
+      http.get(`${BASE_URL}${PAYOUTS}`, async ({ request }) => {
         const url = new URL(request.url);
         const page = Number(url.searchParams.get('page'));
         const size = Number(url.searchParams.get('pagesize'));
-        seen.push({ page, pagesize: size, url, at: performance.now(), signal: request.signal });
+        seen.push({ ...(await seeRequest(request)), page, pagesize: size });
         // So a broken walk fails the test instead of hanging it.
         const data = seen.length > 500 ? [] : pageFor(page);
         return HttpResponse.json({ status: 'success', data, page, page_size: size, total_items: total(seen.length) });
@@ -737,7 +740,7 @@ describe('look-ahead', () => {
         await sleep(50);
         requestsWhileOnPage1 = seen.length;
       }
-      if (index === 9) finishedPage1At = performance.now();
+      if (index === 9) finishedPage1At = Date.now();
       index++;
     }
     expect(sawPage2WhileOnPage1).toBe(true);

@@ -20,8 +20,10 @@ import {
   type StandardSchema,
 } from '../../src/index.js';
 import { expectPairedEvents, recordEvents, responseEvents } from '../helpers/recorders.js';
-import { sleep, TRANSFER_PARAMS } from '../helpers/requests.js';
-import { successResponse, transferData, WIRE_API_KEY, WIRE_BASE_URL, wireClient } from '../helpers/wire.js';
+import { TRANSFER_PARAMS } from '../helpers/requests.js';
+import { successResponse, wireClient } from '../helpers/wire.js';
+import { sleep } from '../helpers/waiting.js';
+import { API_KEY, BASE_URL, transferJson } from '../helpers/fixtures.js';
 
 /** Throws a TypeError, as a getter or method with a bug would. */
 function fail(): never {
@@ -83,7 +85,7 @@ describe('describeThrown', () => {
 });
 
 describe('the logger option', () => {
-  const base = { apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL };
+  const base = { apiKey: API_KEY, baseURL: BASE_URL };
   const build = (logger: unknown) => () => new Client({ ...base, logger: logger as Logger });
 
   it.each<[string, unknown]>([
@@ -115,10 +117,10 @@ describe('the logger option', () => {
     const logger = { info: (line: string) => void lines.push(`info ${line}`), warn: () => undefined };
     let attempts = 0;
     const { client } = wireClient(
-      () => (++attempts === 1 ? new Response('busy', { status: 503 }) : successResponse(transferData())),
+      () => (++attempts === 1 ? new Response('busy', { status: 503 }) : successResponse(transferJson())),
       { logger: logger as unknown as Logger, logLevel: undefined, maxRetries: 1 },
     );
-    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferData().id });
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^info lunas: POST .* retrying in/);
   });
@@ -136,20 +138,20 @@ describe('the logger option', () => {
     const logger: Logger = { debug: method, info: method, warn: method, error: method } as Logger;
     let attempts = 0;
     const { client } = wireClient(
-      () => (++attempts === 1 ? new Response('busy', { status: 503 }) : successResponse(transferData())),
+      () => (++attempts === 1 ? new Response('busy', { status: 503 }) : successResponse(transferJson())),
       { logger, logLevel: 'debug', maxRetries: 1 },
     );
     client.on('request', () => {
       throw new Error('listener broke, so a warn line is written');
     });
-    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferData().id });
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
   });
 });
 
 describe('listeners', () => {
   it.each(HOSTILE_THROWS)('one that throws %s: warned with its kind, and the call goes on', async (_, make) => {
     const warned: string[] = [];
-    const { client } = wireClient(() => successResponse(transferData()), {
+    const { client } = wireClient(() => successResponse(transferJson()), {
       logger: { ...console, warn: (line: string) => void warned.push(line) },
       logLevel: 'warn',
     });
@@ -161,7 +163,7 @@ describe('listeners', () => {
       await sleep(1);
       throw make();
     });
-    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferData().id });
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
     await sleep(20);
     expectPairedEvents(seen);
     expect(warned).toHaveLength(2);
@@ -169,11 +171,11 @@ describe('listeners', () => {
   });
 
   it('one that adds a new listener at every event does not keep the call from ending', async () => {
-    const { client } = wireClient(() => successResponse(transferData()));
+    const { client } = wireClient(() => successResponse(transferJson()));
     let added = 0;
     const grow = () => void client.on('request', () => void (added++ < 1_000_000 && grow()));
     grow();
-    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferData().id });
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
     expect(added).toBe(1);
   });
 });
@@ -327,7 +329,7 @@ describe('a custom fetch that does not return a Response', () => {
     ['a rejection with a revoked Proxy', () => Promise.reject(revoked())],
     ['a rejection with a symbol', () => Promise.reject(Symbol('down'))],
   ])('%s: the call rejects with a LunasError, every attempt with its pair of events', async (_, answer) => {
-    const options: ClientOptions = { apiKey: WIRE_API_KEY, baseURL: WIRE_BASE_URL, logLevel: 'off', maxRetries: 1 };
+    const options: ClientOptions = { apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', maxRetries: 1 };
     const client = new Client({ ...options, fetch: (async () => answer()) as unknown as typeof fetch });
     const seen = recordEvents(client);
     const error = await client.transfers.create(TRANSFER_PARAMS).catch((e: unknown) => e);
@@ -366,7 +368,7 @@ describe('the caller aborts during the wait before a retry', () => {
 
 describe('a POST aborted before it is sent', () => {
   it.each([undefined, 'settle-2'])('carries no idempotencyKey (given: %s): no request carried one', async (key) => {
-    const { client, sent } = wireClient(() => successResponse(transferData()));
+    const { client, sent } = wireClient(() => successResponse(transferJson()));
     const error = await client.transfers
       .create(TRANSFER_PARAMS, { signal: AbortSignal.abort(), idempotencyKey: key })
       .catch((e: unknown) => e);

@@ -22,9 +22,12 @@ import {
   ResponseValidationError,
   type StandardSchema,
 } from '../../src/index.js';
-import { API_KEY, BASE_URL, makeClient, server, success } from '../helpers/msw.js';
-import { countRequests } from '../helpers/pages.js';
-import { jsonReply, rejectionOf, route, sleep, textReply, UUID_V4 } from '../helpers/requests.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { countRequests, jsonReply, route, textReply } from '../helpers/requests.js';
+import { API_KEY, BASE_URL, success } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
+import { UUID_V4 } from '../helpers/formats.js';
 
 const PAYOUTS = '/v1/payouts';
 const PAYOUT = { id: 'po_1', amount: '5000.00', status: 'paid', bank: { code: 'bca' } };
@@ -78,13 +81,13 @@ describe('client.get', () => {
       return jsonReply(200, success([]));
     });
     const client = makeClient();
-    expect(await rejectionOf(client.get(PAYOUTS, { timeout: 50, maxRetries: 0 }))).toBeInstanceOf(
+    expect(await rejection(client.get(PAYOUTS, { timeout: 50, maxRetries: 0 }))).toBeInstanceOf(
       APIConnectionTimeoutError,
     );
     expect(seen).toHaveLength(1);
 
     const controller = new AbortController();
-    const call = rejectionOf(client.get(PAYOUTS, { signal: controller.signal }));
+    const call = rejection(client.get(PAYOUTS, { signal: controller.signal }));
     await sleep(30);
     controller.abort();
     expect(await call).toBeInstanceOf(APIUserAbortError);
@@ -135,7 +138,7 @@ describe('client.post', () => {
 
   it('a final failure names the key to retry the operation with', async () => {
     route('POST', '/v1/transfers', () => jsonReply(500, { status: 'error', message: 'down' }));
-    const error = await rejectionOf(makeClient({ maxRetries: 0 }).post('/v1/transfers', { body: {} }));
+    const error = await rejection(makeClient({ maxRetries: 0 }).post('/v1/transfers', { body: {} }));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).idempotencyKey).toMatch(UUID_V4);
   });
@@ -153,7 +156,7 @@ describe('the key in a raw call', () => {
     });
     const urls: string[] = [];
     client.on('response', (event) => void urls.push(event.url));
-    const error = await rejectionOf(client.get(PAYOUTS, { query: { key: API_KEY } }));
+    const error = await rejection(client.get(PAYOUTS, { query: { key: API_KEY } }));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toContain('[REDACTED]');
     expect(lines.length).toBeGreaterThan(0);
@@ -177,7 +180,7 @@ describe('envelopes and typed errors, as for resource methods', () => {
     ['a 2xx carrying an error envelope', 200, { status: 'error', message: 'refused' }, APIError],
   ])('%s rejects with its class', async (_label, status, body, Class) => {
     route('GET', PAYOUTS, () => jsonReply(status, body));
-    const error = await rejectionOf(makeClient({ maxRetries: 0 }).get(PAYOUTS));
+    const error = await rejection(makeClient({ maxRetries: 0 }).get(PAYOUTS));
     expect(error).toBeInstanceOf(Class);
     expect((error as APIError).status).toBe(status);
     if (error instanceof BadRequestError) expect(error.fields).toEqual({ amount: ['Amount must be greater than 0'] });
@@ -191,7 +194,7 @@ describe('envelopes and typed errors, as for resource methods', () => {
     ['a success envelope without data', () => jsonReply(200, { status: 'success' }), 'data'],
   ])('%s rejects with ResponseValidationError', async (_label, reply, path) => {
     route('GET', PAYOUTS, reply);
-    const error = await rejectionOf(makeClient().get(PAYOUTS));
+    const error = await rejection(makeClient().get(PAYOUTS));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).path).toBe(path);
   });
@@ -224,7 +227,7 @@ describe('schema: any Standard Schema', () => {
     ['classic zod', zc.object({ id: zc.string(), bank: zc.object({ code: zc.number() }) })],
   ])('%s mismatch: ResponseValidationError at data.<field>, with the raw body', async (_label, schema) => {
     serveRaw();
-    const error = await rejectionOf(makeClient().get('/v1/payouts/po_1', { schema }));
+    const error = await rejection(makeClient().get('/v1/payouts/po_1', { schema }));
     expect(error).toBeInstanceOf(ResponseValidationError);
     const invalid = error as ResponseValidationError;
     expect(invalid.path).toBe('data.bank.code');
@@ -258,7 +261,7 @@ describe('schema: any Standard Schema', () => {
 
   it.each(['sync', 'async'] as const)('a hand-written %s Standard Schema’s issues become the error’s', async (mode) => {
     serveRaw(JSON.stringify(success({ id: 7 })));
-    const error = await rejectionOf(makeClient().get('/v1/payouts/po_1', { schema: idSchema(mode) }));
+    const error = await rejection(makeClient().get('/v1/payouts/po_1', { schema: idSchema(mode) }));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues).toEqual([{ path: 'data.id', message: 'id must be a string' }]);
   });
@@ -274,7 +277,7 @@ describe('schema: any Standard Schema', () => {
       throwing(() => Promise.reject(new Error('later boom'))),
     ]) {
       route('GET', PAYOUTS, () => jsonReply(200, success({ id: 'po_1' })));
-      const error = await rejectionOf(makeClient().get(PAYOUTS, { schema }));
+      const error = await rejection(makeClient().get(PAYOUTS, { schema }));
       expect(error).toBeInstanceOf(ResponseValidationError);
       expect((error as ResponseValidationError).path).toBe('data');
       expect((error as Error).message).toMatch(/the schema threw: (TypeError: boom|Error: later boom)/);
@@ -299,7 +302,7 @@ describe('schema: any Standard Schema', () => {
       (client: Client) => client.get(PAYOUTS, { schema: schema as StandardSchema }),
       (client: Client) => client.post('/v1/transfers', { body: {}, schema: schema as StandardSchema }),
     ]) {
-      const error = await rejectionOf(call(makeClient()));
+      const error = await rejection(call(makeClient()));
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(Object.keys((error as RequestValidationError).fields)).toEqual(['schema']);
     }
@@ -358,7 +361,7 @@ describe('refused before sending: paths', () => {
       (client: Client) => client.get(path as string),
       (client: Client) => client.post(path as string, { body: { amount: 1 } }),
     ]) {
-      const error = await rejectionOf(call(makeClient()));
+      const error = await rejection(call(makeClient()));
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(Object.keys((error as RequestValidationError).fields)).toEqual(['path']);
     }
@@ -383,9 +386,9 @@ describe('refused before sending: paths', () => {
   });
 
   it('the refusal says what was wrong and what to pass instead', async () => {
-    const query = (await rejectionOf(makeClient().get('/v1/payouts?page=2'))) as RequestValidationError;
+    const query = (await rejection(makeClient().get('/v1/payouts?page=2'))) as RequestValidationError;
     expect(query.fields.path![0]).toMatch(/query option/);
-    const absolute = (await rejectionOf(makeClient().get('https://evil.example/x'))) as RequestValidationError;
+    const absolute = (await rejection(makeClient().get('https://evil.example/x'))) as RequestValidationError;
     expect(absolute.fields.path![0]).toMatch(/relative to the base URL/);
   });
 });
@@ -409,7 +412,7 @@ describe('refused before sending: bodies and queries', () => {
     ],
   ])('a body JSON cannot carry (%s): RequestValidationError on body', async (_label, body) => {
     const requests = countRequests();
-    const error = await rejectionOf(makeClient().post('/v1/transfers', { body }));
+    const error = await rejection(makeClient().post('/v1/transfers', { body }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(Object.keys((error as RequestValidationError).fields)).toEqual(['body']);
     expect(requests.count()).toBe(0);
@@ -430,7 +433,7 @@ describe('refused before sending: bodies and queries', () => {
     ['a Map', new Map([['page', 2]]), 'query'],
   ])('a bad query (%s): RequestValidationError naming it', async (_label, query, field) => {
     const requests = countRequests();
-    const error = await rejectionOf(makeClient().get(PAYOUTS, { query: query as never }));
+    const error = await rejection(makeClient().get(PAYOUTS, { query: query as never }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(Object.keys((error as RequestValidationError).fields)).toEqual([field]);
     expect(requests.count()).toBe(0);

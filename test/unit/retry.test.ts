@@ -30,16 +30,10 @@ import {
   retryDelay,
   serverRequestedDelay,
 } from '../../src/core/retry.js';
-import { chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
-import {
-  CHARGE_ID,
-  CHARGE_PATH,
-  jsonReply,
-  rejectionOf,
-  route,
-  TRANSFER_PARAMS,
-  TRANSFERS_PATH,
-} from '../helpers/requests.js';
+import { makeClient } from '../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
+import { CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -205,7 +199,7 @@ describe('retried statuses', () => {
     'POST answered %i is attempted maxRetries + 1 times, then throws its class',
     async (status, ErrorClass) => {
       const seen = route('POST', TRANSFERS_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
-      const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+      const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
 
       expect(seen).toHaveLength(3);
       expect(error).toBeInstanceOf(ErrorClass);
@@ -220,7 +214,7 @@ describe('retried statuses', () => {
 
   it.each(retried)('GET answered %i is retried too', async (status, ErrorClass) => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
-    const error = await rejectionOf(makeClient({ maxRetries: 1 }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ maxRetries: 1 }).charges.retrieve(CHARGE_ID));
 
     expect(seen).toHaveLength(2);
     expect((error as Error).constructor).toBe(ErrorClass);
@@ -228,7 +222,7 @@ describe('retried statuses', () => {
 
   it('honours a larger maxRetries', async () => {
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(500, errorBody(500), NO_WAIT));
-    const error = await rejectionOf(makeClient({ maxRetries: 5 }).transfers.create(TRANSFER_PARAMS));
+    const error = await rejection(makeClient({ maxRetries: 5 }).transfers.create(TRANSFER_PARAMS));
     expect(seen).toHaveLength(6);
     expect(error).toBeInstanceOf(InternalServerError);
   });
@@ -271,7 +265,7 @@ describe('statuses that are never retried', () => {
   it.each(final)('POST answered %i is attempted exactly once', async (status, ErrorClass) => {
     // Even a Retry-After header must not turn a final status into a retry.
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
-    const error = await rejectionOf(makeClient({ maxRetries: 5 }).transfers.create(TRANSFER_PARAMS));
+    const error = await rejection(makeClient({ maxRetries: 5 }).transfers.create(TRANSFER_PARAMS));
 
     expect(seen).toHaveLength(1);
     expect((error as Error).constructor).toBe(ErrorClass);
@@ -281,14 +275,14 @@ describe('statuses that are never retried', () => {
 
   it.each(final)('GET answered %i is attempted exactly once', async (status, ErrorClass) => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(status, errorBody(status), NO_WAIT));
-    const error = await rejectionOf(makeClient({ maxRetries: 5 }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ maxRetries: 5 }).charges.retrieve(CHARGE_ID));
     expect(seen).toHaveLength(1);
     expect((error as Error).constructor).toBe(ErrorClass);
   });
 
   it('does not retry a 2xx body that fails validation', async () => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ amount: true }))));
-    const error = await rejectionOf(makeClient({ maxRetries: 5 }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ maxRetries: 5 }).charges.retrieve(CHARGE_ID));
     expect(seen).toHaveLength(1);
     expect(error).toBeInstanceOf(ResponseValidationError);
   });
@@ -297,7 +291,7 @@ describe('statuses that are never retried', () => {
 describe('maxRetries', () => {
   it('0 on the client means one attempt', async () => {
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(503, errorBody(503), NO_WAIT));
-    const error = await rejectionOf(makeClient({ maxRetries: 0 }).transfers.create(TRANSFER_PARAMS));
+    const error = await rejection(makeClient({ maxRetries: 0 }).transfers.create(TRANSFER_PARAMS));
     expect(seen).toHaveLength(1);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).not.toContain('attempts)');
@@ -305,7 +299,7 @@ describe('maxRetries', () => {
 
   it('a per-call maxRetries overrides a lower client setting', async () => {
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(503, errorBody(503), NO_WAIT));
-    const error = await rejectionOf(makeClient({ maxRetries: 0 }).transfers.create(TRANSFER_PARAMS, { maxRetries: 3 }));
+    const error = await rejection(makeClient({ maxRetries: 0 }).transfers.create(TRANSFER_PARAMS, { maxRetries: 3 }));
     expect(seen).toHaveLength(4);
     expect((error as Error).message).toContain('4 attempts');
   });
@@ -331,7 +325,7 @@ describe('maxRetries', () => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     const client = makeClient();
     for (const maxRetries of [-1, 1.5, 11, Number.NaN]) {
-      const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { maxRetries }));
+      const error = await rejection(client.charges.retrieve(CHARGE_ID, { maxRetries }));
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(Object.keys((error as RequestValidationError).fields)).toEqual(['maxRetries']);
     }
@@ -350,7 +344,7 @@ describe('with fake timers', () => {
   it('retries a connection failure, then throws APIConnectionError', async () => {
     useFakeClock();
     const seen = route('POST', TRANSFERS_PATH, () => HttpResponse.error());
-    const outcome = rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    const outcome = rejection(makeClient().transfers.create(TRANSFER_PARAMS));
     await vi.advanceTimersByTimeAsync(20_000);
     const error = await outcome;
 
@@ -378,7 +372,7 @@ describe('with fake timers', () => {
   it('a connection failure with maxRetries 0 is attempted once', async () => {
     useFakeClock();
     const seen = route('GET', CHARGE_PATH, () => HttpResponse.error());
-    const outcome = rejectionOf(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    const outcome = rejection(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID));
     await vi.advanceTimersByTimeAsync(20_000);
     expect(await outcome).toBeInstanceOf(APIConnectionError);
     expect(seen).toHaveLength(1);
@@ -387,7 +381,7 @@ describe('with fake timers', () => {
   it('backs off from 0.5 s, doubling, capped at 8 s, with at most 25 % jitter', async () => {
     useFakeClock();
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(503, errorBody(503)));
-    const outcome = rejectionOf(makeClient({ maxRetries: 6 }).transfers.create(TRANSFER_PARAMS));
+    const outcome = rejection(makeClient({ maxRetries: 6 }).transfers.create(TRANSFER_PARAMS));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await outcome).toBeInstanceOf(InternalServerError);
 
@@ -402,7 +396,7 @@ describe('with fake timers', () => {
   it('backs off on connection failures too (no headers to read)', async () => {
     useFakeClock();
     const seen = route('GET', CHARGE_PATH, () => HttpResponse.error());
-    const outcome = rejectionOf(makeClient({ maxRetries: 2 }).charges.retrieve(CHARGE_ID));
+    const outcome = rejection(makeClient({ maxRetries: 2 }).charges.retrieve(CHARGE_ID));
     await vi.advanceTimersByTimeAsync(374);
     expect(seen).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(20_000);

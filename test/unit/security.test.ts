@@ -22,20 +22,20 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { recordEvents } from '../helpers/recorders.js';
 import {
-  CHARGE_ID,
   CHARGE_PATH,
   CHARGES_PATH,
   jsonReply,
-  rejectionOf,
   route,
-  sleep,
   textReply,
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
 
 const unmockedFetch = globalThis.fetch;
 const deep = { depth: 10, showHidden: true } as const;
@@ -66,7 +66,7 @@ function recordingLogger() {
 describe('the API key never appears in an error', () => {
   it('when a 401 body echoes it', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(401, { status: 'error', message: `Invalid API key ${API_KEY}` }));
-    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(AuthenticationError);
     // The service's message is kept, with the key masked.
     expect((error as Error).message).toContain('Invalid API key [REDACTED]');
@@ -77,7 +77,7 @@ describe('the API key never appears in an error', () => {
     route('POST', TRANSFERS_PATH, () =>
       jsonReply(400, { status: 'fail', data: { authorization: [`Bearer ${API_KEY} is not allowed here`] } }),
     );
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).fields.authorization).toEqual(['Bearer [REDACTED] is not allowed here']);
     expectNoKey(error);
@@ -85,7 +85,7 @@ describe('the API key never appears in an error', () => {
 
   it('when an HTML 5xx page echoes it', async () => {
     route('GET', CHARGE_PATH, () => textReply(502, `<html><pre>Authorization: Bearer ${API_KEY}</pre></html>`));
-    const error = await rejectionOf(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).body).toContain('Bearer [REDACTED]');
     expectNoKey(error);
@@ -93,7 +93,7 @@ describe('the API key never appears in an error', () => {
 
   it('when a 2xx body that is not JSON echoes it', async () => {
     route('GET', CHARGE_PATH, () => textReply(200, `debug: key=${API_KEY}`));
-    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).body).toBe('debug: key=[REDACTED]');
     expectNoKey(error);
@@ -101,7 +101,7 @@ describe('the API key never appears in an error', () => {
 
   it('when a 2xx body of the wrong shape echoes it', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ amount: { key: API_KEY } }))));
-    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expectNoKey(error);
   });
@@ -109,7 +109,7 @@ describe('the API key never appears in an error', () => {
   it('when the connection fails, after retries', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     route('POST', TRANSFERS_PATH, () => HttpResponse.error());
-    const outcome = rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    const outcome = rejection(makeClient().transfers.create(TRANSFER_PARAMS));
     await vi.advanceTimersByTimeAsync(10_000);
     const error = await outcome;
     expect(error).toBeInstanceOf(APIConnectionError);
@@ -122,7 +122,7 @@ describe('the API key never appears in an error', () => {
       await delay(5000);
       return jsonReply(200, success(chargeJson()));
     });
-    const outcome = rejectionOf(makeClient({ timeout: 100, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    const outcome = rejection(makeClient({ timeout: 100, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
     await vi.advanceTimersByTimeAsync(200);
     const error = await outcome;
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -131,13 +131,13 @@ describe('the API key never appears in an error', () => {
 
   it('when the caller aborts', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
-    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID, { signal: AbortSignal.abort() }));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID, { signal: AbortSignal.abort() }));
     expect(error).toBeInstanceOf(APIUserAbortError);
     expectNoKey(error);
   });
 
   it('when a header is refused', async () => {
-    const error = await rejectionOf(
+    const error = await rejection(
       makeClient().charges.retrieve(CHARGE_ID, { headers: { 'x-debug': `key ${API_KEY}\r\n` } }),
     );
     expect(error).toBeInstanceOf(RequestValidationError);
@@ -150,7 +150,7 @@ describe('the API key never appears in an error', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionError);
     expectNoKey(error);
   });
@@ -164,7 +164,7 @@ describe('the API key never appears in an error', () => {
     );
     const { lines, logger } = recordingLogger();
     const client = new Client({ apiKey: key, baseURL: BASE_URL, logger, logLevel: 'debug' });
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as Error).message).toContain('Invalid API key');
     expectNoKey(error, key);
@@ -201,7 +201,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     const { client, lines, events } = observedClient(B64_KEY, () =>
       Response.json({ status: 'error', message: 'No such charge' }, { status: 404 }),
     );
-    const error = await rejectionOf(client.charges.retrieve(B64_KEY));
+    const error = await rejection(client.charges.retrieve(B64_KEY));
     expect(error).toBeInstanceOf(APIError);
     expect((error as Error).message).toBe(
       `GET ${BASE_URL}/v1/payments/charges/[REDACTED] failed with 404: No such charge`,
@@ -218,7 +218,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
       Response.json({ status: 'error', message: 'busy' }, { status: 503 }),
     );
     const query = { [B64_KEY]: B64_KEY, pre: encodeURIComponent(B64_KEY) };
-    const error = await rejectionOf(client.get('/v1/things', { query }));
+    const error = await rejection(client.get('/v1/things', { query }));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toContain(`/v1/things?[REDACTED]=[REDACTED]&pre=[REDACTED] failed with 503`);
     expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
@@ -229,7 +229,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     const { client, lines, events } = observedClient(key, () =>
       Response.json({ status: 'error', message: 'nope' }, { status: 404 }),
     );
-    const error = await rejectionOf(client.get(`/v1/things/${key}`));
+    const error = await rejection(client.get(`/v1/things/${key}`));
     expect(error).toBeInstanceOf(APIError);
     expect(events.map(({ event }) => event.url)).toContain(`${BASE_URL}/v1/things/[REDACTED]`);
     expect(keyLeaks(shown(error, events, lines), key)).toEqual([]);
@@ -237,11 +237,11 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
 
   it('in a raw path refused before sending: the path quoted in the message is masked before it is cut short', async () => {
     const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
-    const short = await rejectionOf(client.get(`/v1/things/${B64_KEY}?page=2`));
+    const short = await rejection(client.get(`/v1/things/${B64_KEY}?page=2`));
     expect(short).toBeInstanceOf(RequestValidationError);
     expect((short as Error).message).toContain('(got "/v1/things/[REDACTED]?page=2")');
     // 45 characters before the key: cut at 60, an unmasked path would show the key's first 15.
-    const long = await rejectionOf(client.get(`/v1/${'a'.repeat(40)}/${B64_KEY}#top`));
+    const long = await rejection(client.get(`/v1/${'a'.repeat(40)}/${B64_KEY}#top`));
     expect(long).toBeInstanceOf(RequestValidationError);
     expect((long as Error).message).toContain(`/[REDACTED]#top`);
     expect((long as Error).message).not.toContain(B64_KEY.slice(0, 8));
@@ -251,10 +251,10 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
 
   it('in what a caller passed and lunas refuses before sending: a query name, a body whose toJSON names it', async () => {
     const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
-    const query = await rejectionOf(client.get('/v1/things', { query: { [B64_KEY]: Number.NaN } }));
+    const query = await rejection(client.get('/v1/things', { query: { [B64_KEY]: Number.NaN } }));
     expect(query).toBeInstanceOf(RequestValidationError);
     expect(Object.keys((query as RequestValidationError).fields)).toEqual(['query.[REDACTED]']);
-    const body = await rejectionOf(
+    const body = await rejection(
       client.post('/v1/things', {
         body: {
           toJSON: () => {
@@ -283,7 +283,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
         },
       ),
     ]) {
-      const error = await rejectionOf(
+      const error = await rejection(
         client.post('/v1/things', {
           body: {
             toJSON: () => {
@@ -312,7 +312,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
       B64_KEY,
       () => new Response(`<pre>Unauthorized: Bearer ${echo}</pre>`, { status: 401, headers: { 'x-echo': echo } }),
     );
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).body).toBe('<pre>Unauthorized: Bearer [REDACTED]</pre>');
     expect((error as AuthenticationError).headers.get('x-echo')).toBe('[REDACTED]');
@@ -356,7 +356,7 @@ describe('a custom fetch’s own error', () => {
       thrown = Object.assign(new TypeError('fetch failed', { cause: inner }), { code: 'E_FETCH' }, carry(request));
       return thrown;
     });
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toBe(
       `GET ${BASE_URL}/v1/payments/charges/${CHARGE_ID} got no response: fetch failed: connect ECONNREFUSED 10.0.0.1:443`,
@@ -387,7 +387,7 @@ describe('a custom fetch’s own error', () => {
       const authorization = request.headers.get('authorization')!;
       return Object.assign(new Error(`refused ${authorization}`), { name: `Err ${API_KEY}`, code: `E_${API_KEY}` });
     });
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionError);
     const cause = (error as Error).cause as Error & { code?: unknown };
     expect([cause.name, cause.message, cause.code]).toEqual([
@@ -438,7 +438,7 @@ describe('a custom fetch’s own error', () => {
     ['a cause chain 100 deep', deep, /got no response: level 99: level 98: level 97: level 96: level 95$/],
   ])('thrown as %s rejects with APIConnectionError', async (_kind, value, message) => {
     const { client, lines, events } = throwingClient(() => value);
-    const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toMatch(message);
     expect(events.map(({ name }) => name)).toEqual(['request', 'response']);
@@ -503,7 +503,7 @@ describe('the API key never appears in a log line', () => {
   it('nor in the lines of a call that finally fails', async () => {
     route('GET', CHARGE_PATH, () => textReply(503, `<h1>${API_KEY}</h1>`, { 'retry-after-ms': '0' }));
     const { lines, logger } = recordingLogger();
-    const error = await rejectionOf(makeClient({ logger, logLevel: 'debug' }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ logger, logLevel: 'debug' }).charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(InternalServerError);
     expect(lines.length).toBeGreaterThanOrEqual(5);
     for (const line of lines) expect(line).not.toContain(API_KEY);
@@ -618,7 +618,7 @@ describe('per-call headers', () => {
       client.transfers.create(TRANSFER_PARAMS, { headers }),
       client.charges.list({}, { headers }),
     ]) {
-      const error = await rejectionOf(call);
+      const error = await rejection(call);
       expect(error).toBeInstanceOf(RequestValidationError);
       const name = Object.keys(headers)[0]!;
       expect((error as RequestValidationError).fields).toHaveProperty([`headers.${name}`]);
@@ -637,7 +637,7 @@ describe('per-call headers', () => {
     'content-length',
   ])('may not set the reserved header %s', async (name) => {
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const error = await rejectionOf(
+    const error = await rejection(
       makeClient().transfers.create(TRANSFER_PARAMS, { headers: { [name]: 'Bearer sk_attacker' } }),
     );
     expect(error).toBeInstanceOf(RequestValidationError);
@@ -656,7 +656,7 @@ describe('idempotencyKey option', () => {
     ['non-ASCII', 'заказ-1'],
   ])('with %s is refused and nothing is sent', async (_name, idempotencyKey) => {
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey }));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(Object.keys((error as RequestValidationError).fields)).toEqual(['idempotencyKey']);
     expect(seen).toHaveLength(0);

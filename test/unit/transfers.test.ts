@@ -1,35 +1,12 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Page, ResponseValidationError } from '../../src/index.js';
-import { API_KEY, BASE_URL, makeClient, server, success, transferJson } from '../helpers/msw.js';
+import { makeClient, server } from '../helpers/msw.js';
 import { collect, serveList } from '../helpers/pages.js';
+import { API_KEY, BASE_URL, success, transferJson } from '../helpers/fixtures.js';
+import { capture } from '../helpers/requests.js';
 
 const TRANSFERS = `${BASE_URL}/v1/transfers`;
-
-interface Captured {
-  method: string;
-  url: URL;
-  contentType: string | null;
-  authorization: string | null;
-  text: string;
-}
-
-function capture(body: unknown): Captured[] {
-  const seen: Captured[] = [];
-  server.use(
-    http.all(`${BASE_URL}/*`, async ({ request }) => {
-      seen.push({
-        method: request.method,
-        url: new URL(request.url),
-        contentType: request.headers.get('content-type'),
-        authorization: request.headers.get('authorization'),
-        text: await request.text(),
-      });
-      return HttpResponse.json(body as Record<string, unknown>);
-    }),
-  );
-  return seen;
-}
 
 describe('transfers.create', () => {
   it('POSTs /v1/transfers with the JSON body in wire form and resolves to the unwrapped transfer', async () => {
@@ -45,16 +22,16 @@ describe('transfers.create', () => {
     expect(seen[0]!.method).toBe('POST');
     expect(seen[0]!.url.pathname).toBe('/v1/transfers');
     expect(seen[0]!.url.search).toBe('');
-    expect(seen[0]!.contentType).toMatch(/^application\/json/);
-    expect(seen[0]!.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(JSON.parse(seen[0]!.text)).toEqual({
+    expect(seen[0]!.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(seen[0]!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+    expect(JSON.parse(seen[0]!.body)).toEqual({
       destination_account_id: 'acc_partner',
       amount: 150000,
       currency: 'idr',
       client_reference_id: 'inv-1',
       description: 'Settlement',
     });
-    expect(seen[0]!.text).toContain('"amount":150000');
+    expect(seen[0]!.body).toContain('"amount":150000');
     expect(transfer).toEqual(transferJson({ amount: '150000.00' }));
     expect(transfer).not.toHaveProperty('data');
   });
@@ -62,7 +39,7 @@ describe('transfers.create', () => {
   it('sends a decimal string amount as a JSON number', async () => {
     const seen = capture(success(transferJson()));
     await makeClient().transfers.create({ destination_account_id: 'acc_partner', amount: '10000.50', currency: 'idr' });
-    expect(JSON.parse(seen[0]!.text)).toEqual({
+    expect(JSON.parse(seen[0]!.body)).toEqual({
       destination_account_id: 'acc_partner',
       amount: 10000.5,
       currency: 'idr',

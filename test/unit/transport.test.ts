@@ -20,25 +20,25 @@ import {
   RequestValidationError,
   type ClientOptions,
 } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson, makeClient, success, transferJson } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
+import { CHARGE_PATH, CHARGES_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
 import {
+  API_KEY,
+  BASE_URL,
   CHARGE_ID,
-  CHARGE_PATH,
-  CHARGES_PATH,
-  jsonReply,
-  rejectionOf,
-  route,
-  sleep,
-  TRANSFER_PARAMS,
-  TRANSFERS_PATH,
-  UUID_V4,
-} from '../helpers/requests.js';
+  chargeJson,
+  createdChargeJson,
+  success,
+  transferJson,
+} from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
+import { sleep } from '../helpers/waiting.js';
+import { UUID_V4 } from '../helpers/formats.js';
 
 const NO_WAIT = { 'retry-after-ms': '0' };
 const unavailable = () => jsonReply(503, { status: 'error', message: 'try later' }, NO_WAIT);
 const CHARGE_PARAMS = { payment_method: 'qris', amount: 25_000 } as const;
-const createdCharge = () =>
-  success(chargeJson({ payment_url: 'https://pay.example/ch_123', qr_code_url: 'https://pay.example/qr.png' }));
+const createdCharge = () => success(createdChargeJson());
 
 /** The real fetch: msw patches the global one only when its server starts listening, in beforeAll. */
 const unmockedFetch = globalThis.fetch;
@@ -128,7 +128,7 @@ describe('Idempotency-Key', () => {
 
   it('the error after exhausted retries carries the key and says how to retry safely', async () => {
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(500, { status: 'error', message: 'boom' }, NO_WAIT));
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
 
     const key = seen[0]!.headers.get('idempotency-key')!;
     expect(key).toMatch(UUID_V4);
@@ -140,7 +140,7 @@ describe('Idempotency-Key', () => {
 
   it("the error carries the caller's own key", async () => {
     route('POST', TRANSFERS_PATH, () => jsonReply(503, { status: 'error', message: 'boom' }, NO_WAIT));
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'order-77' }));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'order-77' }));
     expect((error as LunasError).idempotencyKey).toBe('order-77');
     expect((error as Error).message).toContain('idempotencyKey "order-77"');
   });
@@ -149,7 +149,7 @@ describe('Idempotency-Key', () => {
     const seen = route('POST', TRANSFERS_PATH, () =>
       jsonReply(400, { status: 'fail', data: { amount: ['Amount must be greater than 0'] } }),
     );
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
   });
@@ -157,7 +157,7 @@ describe('Idempotency-Key', () => {
   it('a connection failure after retries carries the key and the advice', async () => {
     useFakeClock();
     const seen = route('POST', TRANSFERS_PATH, () => HttpResponse.error());
-    const outcome = rejectionOf(makeClient({ maxRetries: 1 }).transfers.create(TRANSFER_PARAMS));
+    const outcome = rejection(makeClient({ maxRetries: 1 }).transfers.create(TRANSFER_PARAMS));
     await vi.advanceTimersByTimeAsync(5000);
     const error = await outcome;
 
@@ -170,7 +170,7 @@ describe('Idempotency-Key', () => {
 
   it('a GET error carries no key', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(500, { status: 'error', message: 'boom' }, NO_WAIT));
-    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as LunasError).idempotencyKey).toBeUndefined();
     expect((error as Error).message).not.toContain('idempotencyKey');
@@ -238,7 +238,7 @@ describe('timeouts', () => {
       await delay(10_000);
       return jsonReply(200, success(chargeJson()));
     });
-    const outcome = rejectionOf(makeClient({ timeout: 1000, maxRetries: 2 }).charges.retrieve(CHARGE_ID));
+    const outcome = rejection(makeClient({ timeout: 1000, maxRetries: 2 }).charges.retrieve(CHARGE_ID));
     await vi.advanceTimersByTimeAsync(20_000);
     const error = await outcome;
 
@@ -298,7 +298,7 @@ describe('timeouts', () => {
   it('a malformed per-call timeout is refused before sending', async () => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     for (const timeout of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
-      const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID, { timeout }));
+      const error = await rejection(makeClient().charges.retrieve(CHARGE_ID, { timeout }));
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(Object.keys((error as RequestValidationError).fields)).toEqual(['timeout']);
     }
@@ -311,7 +311,7 @@ describe('timeouts', () => {
       return jsonReply(200, success(chargeJson()));
     });
     const started = Date.now();
-    const error = await rejectionOf(makeClient({ timeout: 50, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    const error = await rejection(makeClient({ timeout: 50, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(seen).toHaveLength(1);
@@ -329,9 +329,9 @@ describe('timeouts', () => {
     }) as typeof fetch;
     const client = makeClient({ fetch: fetchUntilAborted, timeout: 50, maxRetries: 0 });
 
-    const timedOut = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const timedOut = await rejection(client.charges.retrieve(CHARGE_ID));
     const controller = new AbortController();
-    const call = rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal, timeout: 60_000 }));
+    const call = rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal, timeout: 60_000 }));
     await sleep(20);
     controller.abort();
     const aborted = await call;
@@ -346,7 +346,7 @@ describe('timeouts', () => {
     const { client, stop } = await stallingServer(true, { timeout: 200 });
     try {
       const started = Date.now();
-      const error = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+      const error = await rejection(client.charges.retrieve(CHARGE_ID));
       expect(error).toBeInstanceOf(APIConnectionTimeoutError);
       expect(Date.now() - started).toBeGreaterThanOrEqual(190);
       expect(Date.now() - started).toBeLessThan(2000);
@@ -366,7 +366,7 @@ describe('what a timeout or an abort leaves open', () => {
         const { client, closed, stop } = await stallingServer(sendHeaders);
         try {
           const signal = withSignal ? new AbortController().signal : undefined;
-          const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { timeout: 150, signal }));
+          const error = await rejection(client.charges.retrieve(CHARGE_ID, { timeout: 150, signal }));
           expect(error).toBeInstanceOf(APIConnectionTimeoutError);
           expect(closed).toHaveLength(1);
           expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
@@ -381,7 +381,7 @@ describe('what a timeout or an abort leaves open', () => {
       try {
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 150);
-        const error = await rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+        const error = await rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
         expect(error).toBeInstanceOf(APIUserAbortError);
         expect(closed).toHaveLength(1);
         expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
@@ -407,7 +407,7 @@ describe('abort', () => {
       client.transfers.create(TRANSFER_PARAMS, { signal }),
       client.charges.list({}, { signal }),
     ]) {
-      const error = await rejectionOf(call);
+      const error = await rejection(call);
       expect(error).toBeInstanceOf(APIUserAbortError);
       expect(error).toBeInstanceOf(LunasError);
       expect(error).not.toBeInstanceOf(APIConnectionError);
@@ -445,7 +445,7 @@ describe('abort', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    const error = await rejectionOf(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(seen).toHaveLength(1);
@@ -458,7 +458,7 @@ describe('abort', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    const error = await rejectionOf(makeClient().transfers.create(TRANSFER_PARAMS, { signal: controller.signal }));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS, { signal: controller.signal }));
 
     expect(Date.now() - started).toBeLessThan(1000);
     expect(error).toBeInstanceOf(APIUserAbortError);
@@ -492,7 +492,7 @@ describe('abort', () => {
 
   it('a signal that is not an AbortSignal is refused before sending', async () => {
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
-    const error = await rejectionOf(
+    const error = await rejection(
       makeClient().charges.retrieve(CHARGE_ID, { signal: { aborted: false } as unknown as AbortSignal }),
     );
     expect(error).toBeInstanceOf(LunasError);
@@ -535,7 +535,7 @@ describe('one AbortSignal shared by many calls', () => {
     let errors: unknown[] = [];
     const warnings = await warningsDuring(async () => {
       const calls = Array.from({ length: 50 }, () =>
-        rejectionOf(client.charges.retrieve(CHARGE_ID, { signal: controller.signal })),
+        rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal })),
       );
       await vi.waitFor(() => expect(seen).toHaveLength(50));
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
@@ -557,7 +557,7 @@ describe('one AbortSignal shared by many calls', () => {
     let errors: unknown[] = [];
     const warnings = await warningsDuring(async () => {
       const calls = Array.from({ length: 20 }, () =>
-        rejectionOf(client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal })),
+        rejection(client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal })),
       );
       await vi.waitFor(() => expect(seen).toHaveLength(20));
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
@@ -707,7 +707,7 @@ describe('loading ky', () => {
         return Response.json(success(chargeJson()));
       },
     });
-    const failure = await rejectionOf(client.charges.retrieve(CHARGE_ID));
+    const failure = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(failure).toBeInstanceOf(sdk.LunasError);
     expect((failure as Error).message).toMatch(/^lunas could not load ky, the HTTP client it sends requests with: /);
     expect(sent).toEqual([]);

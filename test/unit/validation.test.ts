@@ -7,8 +7,10 @@ import {
   RequestValidationError,
   type TransferCreateParams,
 } from '../../src/index.js';
-import { BASE_URL, chargeJson, makeClient, server, success, transferJson } from '../helpers/msw.js';
-import { countRequests } from '../helpers/pages.js';
+import { makeClient, server } from '../helpers/msw.js';
+import { ISO_UTC } from '../helpers/formats.js';
+import { BASE_URL, chargeJson, createdChargeJson, success, transferJson } from '../helpers/fixtures.js';
+import { countRequests } from '../helpers/requests.js';
 
 /** What a field's messages must contain: an exact message, a pattern, or just "some message". */
 type Expected = string | RegExp | 'any';
@@ -64,10 +66,7 @@ const charge = (patch: Record<string, unknown>, omit: string[] = []) => {
   for (const key of omit) delete params[key];
   return (client: Client) => client.charges.create(params as unknown as ChargeCreateParams);
 };
-const createdCharge = chargeJson({
-  payment_url: 'https://pay.lunas.test/x',
-  qr_code_url: 'https://pay.lunas.test/x.png',
-});
+const createdCharge = createdChargeJson();
 
 const transferBase: TransferCreateParams = { destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' };
 const transfer = (patch: Record<string, unknown>, omit: string[] = []) => {
@@ -282,7 +281,7 @@ describe('charge create: expires_at', () => {
     const body = (await expectSent('/v1/payments/charges', charge({ expires_at }), createdCharge)) as {
       expires_at: string;
     };
-    expect(body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(body.expires_at).toMatch(ISO_UTC);
     expect(Date.parse(body.expires_at)).toBe(ms);
   });
 });

@@ -12,9 +12,10 @@ import {
   RequestValidationError,
   type WebhookBody,
 } from '../../src/index.js';
-import { chargeJson, makeClient, success } from '../helpers/msw.js';
-import { countRequests } from '../helpers/pages.js';
-import { CHARGE_ID, CHARGE_PATH, jsonReply, rejectionOf, route } from '../helpers/requests.js';
+import { makeClient } from '../helpers/msw.js';
+import { CHARGE_PATH, countRequests, jsonReply, route } from '../helpers/requests.js';
+import { CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
+import { rejection } from '../helpers/rejection.js';
 
 /** The least the contract requires of a charge event: `type` and `data.id`. */
 function slim(type: string = 'payment_charge.succeeded', id: string = CHARGE_ID): Record<string, unknown> {
@@ -314,7 +315,7 @@ describe('client.webhooks.confirm', () => {
     ['a Request', new Request('https://merchant.test/webhooks', { method: 'POST', body: '{}' })],
   ])('%s: EventValidationError (answer 400), and nothing is sent', async (_label, body) => {
     const requests = countRequests();
-    const error = await rejectionOf(makeClient().webhooks.confirm(body as WebhookBody));
+    const error = await rejection(makeClient().webhooks.confirm(body as WebhookBody));
     expect(error).toBeInstanceOf(EventValidationError);
     expect(error).not.toBeInstanceOf(RequestValidationError);
     expect(requests.count()).toBe(0);
@@ -322,7 +323,7 @@ describe('client.webhooks.confirm', () => {
 
   it('bad request options reject as charges.retrieve does, before sending', async () => {
     const requests = countRequests();
-    const error = await rejectionOf(makeClient().webhooks.confirm(slim(), { timeout: -1 }));
+    const error = await rejection(makeClient().webhooks.confirm(slim(), { timeout: -1 }));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(requests.count()).toBe(0);
   });
