@@ -78,17 +78,17 @@ type NoRequestOptions = { readonly [Name in keyof RequestOptions]?: never };
  * What a GET sends besides its path: a query, and the schema of the envelope's `data`.
  * Each resource method writes its own: `{ schema: chargeSchema }`.
  */
-export type GetRequest<T> = Pick<GetOptions<T>, 'query' | 'schema'> & NoRequestOptions;
+type GetRequest<T> = Pick<GetOptions<T>, 'query' | 'schema'> & NoRequestOptions;
 
 /** What a POST sends besides its path: a JSON body, and the schema of the envelope's `data`. */
-export type PostRequest<T> = Pick<PostOptions<T>, 'body' | 'schema'> & NoRequestOptions;
+type PostRequest<T> = Pick<PostOptions<T>, 'body' | 'schema'> & NoRequestOptions;
 
 /**
  * What a list sends besides its path: the caller's paging `params`, the schema
  * of one page's `data`, and the order the service documents for this list
  * (a walk relies on nothing more).
  */
-export interface ListRequest<T> extends NoRequestOptions {
+interface ListRequest<T> extends NoRequestOptions {
   /** Checks a page's `data`. */
   items: StandardSchema<T[]>;
   /** `newest-first` when the service documents it, else `unspecified`. */

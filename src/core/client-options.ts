@@ -99,7 +99,7 @@ export function readClientOptions(given: unknown): ClientOptions {
  * defaults and the environment's values in place, and the key's `Secret`
  * and the `Log` made from them. The client adds its User-Agent and listeners.
  */
-export type ClientSettings = Omit<TransportConfig, 'userAgent' | 'events'>;
+type ClientSettings = Omit<TransportConfig, 'userAgent' | 'events'>;
 
 /**
  * The settings of a client made with `options` (read by {@link readClientOptions}),

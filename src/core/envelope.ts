@@ -95,7 +95,7 @@ export async function decodeSuccess(
  * Waits for an asynchronous schema's answer, or rejects with a `LunasError`:
  * `late()` once the attempt's time is up, `APIUserAbortError` at the caller's abort.
  */
-export type Within = (answer: PromiseLike<unknown>, late: () => LunasError) => PromiseLike<unknown>;
+type Within = (answer: PromiseLike<unknown>, late: () => LunasError) => PromiseLike<unknown>;
 
 /**
  * `data` as the caller's schema returns it. Whatever the schema does (throws

@@ -51,7 +51,7 @@ export interface WalkContext {
 }
 
 /** The page fields a walk looks at (never `total_items`). */
-export interface WalkedPage {
+interface WalkedPage {
   readonly data: readonly unknown[];
   readonly page: number;
   readonly page_size: number;

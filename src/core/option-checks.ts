@@ -68,7 +68,7 @@ const problemOf = {
 };
 
 /** The options {@link optionValueProblems} checks: a headers record under either name. */
-export type CheckedOptions = { [K in keyof typeof problemOf | 'headers' | 'defaultHeaders']?: unknown };
+type CheckedOptions = { [K in keyof typeof problemOf | 'headers' | 'defaultHeaders']?: unknown };
 
 /**
  * The problems of the options given (an `undefined` value is not given), in

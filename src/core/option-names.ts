@@ -14,7 +14,7 @@ import { describeKind, describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors } from './errors.js';
 
 /** An options object's values: every known name as an own key, `undefined` when not given. */
-export type OptionValues<K extends string> = { [P in K]: unknown };
+type OptionValues<K extends string> = { [P in K]: unknown };
 
 /**
  * The names of an options interface as a list, for {@link readOptions}: the
@@ -84,7 +84,7 @@ export function unknownOptionMessage(name: string, known: readonly string[]): st
  * itself, or, for a long one or one holding control characters, its JSON
  * escaped and shortened form, so the error's message stays one short line.
  */
-export function optionField(name: string): string {
+function optionField(name: string): string {
   return describeValue(name).slice(1, -1);
 }
 

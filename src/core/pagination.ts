@@ -23,7 +23,7 @@ export interface PageEnvelope<T> {
 }
 
 /** Fetches one page by number; the signal cancels a look-ahead fetch. */
-export type PageFetcher<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
+type PageFetcher<T> = (page: number, signal?: AbortSignal) => Promise<Page<T>>;
 
 /** @internal What every page of one list shares: how to fetch another, and what a walk needs to know. */
 export interface PageSource<T> extends WalkContext {

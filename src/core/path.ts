@@ -13,7 +13,7 @@ import { redact, type Secret } from './secrets.js';
  * an id holding half of a UTF-16 surrogate pair (text cut in the middle of an
  * emoji, say): it has no UTF-8 form to percent-encode.
  */
-export function pathSegment(field: string, id: unknown): string {
+function pathSegment(field: string, id: unknown): string {
   if (typeof id !== 'string' || id === '')
     throw new RequestValidationError({ [field]: [`ID must be a non-empty string (got ${describeValue(id)})`] });
   if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });

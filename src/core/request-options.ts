@@ -30,7 +30,7 @@ export interface RequestOptions {
 }
 
 /** The names of {@link RequestOptions}; the compiler keeps it in step with the interface. */
-export const REQUEST_OPTION_NAMES = optionNames<RequestOptions>({
+const REQUEST_OPTION_NAMES = optionNames<RequestOptions>({
   idempotencyKey: 0,
   timeout: 0,
   maxRetries: 0,

@@ -41,7 +41,7 @@ export interface TransportConfig {
 }
 
 /** One endpoint call. */
-export interface RequestSpec<T> {
+interface RequestSpec<T> {
   method: 'GET' | 'POST';
   /** Relative to the base URL, without a leading slash; ids already encoded. */
   path: string;
@@ -53,14 +53,14 @@ export interface RequestSpec<T> {
 }
 
 /** A list call: the result is the page envelope, and `schema` checks its `data`. */
-export interface ListRequestSpec<T> extends RequestSpec<T[]> {
+interface ListRequestSpec<T> extends RequestSpec<T[]> {
   method: 'GET';
   /** The page requested: an answer for another page is refused. */
   page: number;
 }
 
 /** The parsed envelope and the exchange that produced it. */
-export interface Result<T> {
+interface Result<T> {
   body: T;
   info: ResponseInfo;
 }

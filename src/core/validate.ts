@@ -9,7 +9,7 @@ import { addFieldMessages, type FieldErrors, RequestValidationError } from './er
 import type { Schema } from './schema.js';
 
 /** Zod issues as the service's field map: dotted path to messages. */
-export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const fields: FieldErrors = {};
   const add = (path: readonly PropertyKey[], message: string) => addFieldMessages(fields, dottedPath(path), [message]);
   for (const issue of issues) {

@@ -90,7 +90,7 @@ function assertStatus(status: unknown, kind: string): void {
 }
 
 /** Throws a `TypeError` naming the problem when `fault` cannot be armed. */
-export function assertFault(fault: Fault): void {
+function assertFault(fault: Fault): void {
   if (typeof fault !== 'object' || fault === null || !KINDS.has(fault.kind)) {
     throw new TypeError(`Fault kind must be one of: ${[...KINDS].join(', ')}`);
   }

@@ -7,10 +7,10 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Largest accepted request body. */
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 /** Past this the rest of an oversized body is not even drained: the connection is cut. */
 const DRAIN_LIMIT = 16 * BODY_LIMIT;
 

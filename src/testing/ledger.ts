@@ -12,7 +12,7 @@ interface Account {
   balance: bigint;
 }
 
-export type TransferOutcome =
+type TransferOutcome =
   | { kind: 'created' | 'replayed'; transfer: TransferRecord }
   | { kind: 'key-conflict' | 'insufficient-balance' | 'source-inactive' };
 

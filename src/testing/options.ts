@@ -95,7 +95,7 @@ function assertOptions(options: SandboxOptions): void {
 }
 
 /** Every option of a sandbox, with its default in place of what was left out. */
-export interface SandboxSettings {
+interface SandboxSettings {
   apiKey: string;
   port: number;
   accounts: readonly SandboxAccount[];

@@ -5,8 +5,8 @@ export interface PageRequest {
   pageSize: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 100;
 
 /** Positive integer from a query value, or `fallback` for anything else (spec 4.6). */
 function positiveInt(raw: string | undefined, fallback: number): number {

@@ -8,10 +8,10 @@
 export type PathParams = Readonly<Record<string, string | undefined>>;
 
 /** A route's key: a method, one space, and a path whose `:name` segments match any non-empty segment. */
-export type RoutePattern = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
+type RoutePattern = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
 
 /** What a request's method and path resolve to. */
-export type RouteMatch<H> =
+type RouteMatch<H> =
   { kind: 'found'; handler: H; params: PathParams } | { kind: 'wrong-method'; allow: string[] } | { kind: 'not-found' };
 
 interface Route<H> {

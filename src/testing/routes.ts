@@ -17,7 +17,7 @@ import { Router, type PathParams } from './router.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 
 /** A request whose body has been read, as the service sees it. */
-export interface ServiceRequest {
+interface ServiceRequest {
   method: string;
   /** Raw path, not percent-decoded. */
   path: string;

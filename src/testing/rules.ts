@@ -38,8 +38,8 @@ export interface AccountLookup {
   isActive(accountId: string): boolean | undefined;
 }
 
-export const CLIENT_REFERENCE_ID_MAX = 50;
-export const DESCRIPTION_MAX = 255;
+const CLIENT_REFERENCE_ID_MAX = 50;
+const DESCRIPTION_MAX = 255;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATETIME =

@@ -14,10 +14,10 @@ import type { RecordedRequest } from './types.js';
 export const HOST = '127.0.0.1';
 
 /** What a `malformed` fault answers: JSON cut off mid-value. */
-export const TRUNCATED_JSON = '{"status":"succ';
+const TRUNCATED_JSON = '{"status":"succ';
 
 /** What the transport serves with: the key it accepts, the service's state, faults, the request log. */
-export interface TransportOptions {
+interface TransportOptions {
   apiKey: string;
   ids: IdSource;
   state: ServiceState;
