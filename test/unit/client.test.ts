@@ -38,6 +38,18 @@ async function expectMadeFromOptions(client: Client): Promise<void> {
   expect(seen[0]!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
 }
 
+/**
+ * A client built while the test's stubbed globals (a browser's `window`, a
+ * worker's `self`) are in place, which is what the test is about; the stubs
+ * are removed before it sends anything, so that msw and undici, which look
+ * at those globals too, run in the Node.js they are.
+ */
+function builtUnderStubs(build: () => Client): Client {
+  const client = build();
+  vi.unstubAllGlobals();
+  return client;
+}
+
 /** Clears the variables the client reads, so the host's environment cannot leak in. */
 function clearEnv() {
   vi.stubEnv('LUNAS_API_KEY', undefined);
@@ -330,12 +342,12 @@ describe('in a browser', () => {
 
   it('constructs with dangerouslyAllowBrowser', async () => {
     stubBrowser();
-    await expectMadeFromOptions(makeClient({ dangerouslyAllowBrowser: true }));
+    await expectMadeFromOptions(builtUnderStubs(() => makeClient({ dangerouslyAllowBrowser: true })));
   });
 
   it('a global navigator alone (Node 21+, Deno, Bun) is not a browser', async () => {
     vi.stubGlobal('navigator', { userAgent: 'Node.js/22' });
-    await expectMadeFromOptions(makeClient());
+    await expectMadeFromOptions(builtUnderStubs(() => makeClient()));
   });
 });
 
@@ -379,7 +391,7 @@ describe('in a browser Web Worker', () => {
 
   it('constructs in a worker with dangerouslyAllowBrowser', async () => {
     stubBrowserWorker(CHROME, { importScripts: true, scope: true });
-    await expectMadeFromOptions(makeClient({ dangerouslyAllowBrowser: true }));
+    await expectMadeFromOptions(builtUnderStubs(() => makeClient({ dangerouslyAllowBrowser: true })));
   });
 
   it('constructs in Cloudflare Workers, whose global scope is a WorkerGlobalScope', async () => {
@@ -387,7 +399,7 @@ describe('in a browser Web Worker', () => {
     vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
     vi.stubGlobal('ServiceWorkerGlobalScope', class extends WorkerGlobalScope {});
     vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
-    await expectMadeFromOptions(makeClient());
+    await expectMadeFromOptions(builtUnderStubs(() => makeClient()));
   });
 
   it('constructs in a Deno worker', async () => {
@@ -395,14 +407,14 @@ describe('in a browser Web Worker', () => {
     vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
     vi.stubGlobal('Deno', { version: { deno: '2.9.6' } });
     vi.stubGlobal('navigator', { userAgent: 'Deno/2.9.6' });
-    await expectMadeFromOptions(makeClient());
+    await expectMadeFromOptions(builtUnderStubs(() => makeClient()));
   });
 
   it('constructs in Bun, which has self and navigator', async () => {
     vi.stubGlobal('self', globalThis);
     vi.stubGlobal('Bun', { version: '1.4.5' });
     vi.stubGlobal('navigator', { userAgent: 'Bun/1.4.5' });
-    await expectMadeFromOptions(makeClient());
+    await expectMadeFromOptions(builtUnderStubs(() => makeClient()));
   });
 });
 
