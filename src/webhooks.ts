@@ -8,7 +8,7 @@
 import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
-import { hasLoneSurrogate } from './core/path.js';
+import { idProblem } from './core/path.js';
 import { checkRequestOptions, type RequestOptions } from './core/request-options.js';
 import { looseObject, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';
@@ -41,7 +41,7 @@ export function buildEventSchemas() {
     // The same ids `charges.retrieve` refuses before sending: here they make
     // the event itself invalid (answer 400), not the merchant's request.
     id: z.string().check(
-      z.refine((id) => id !== '' && id !== '.' && id !== '..' && !hasLoneSurrogate(id), {
+      z.refine((id) => idProblem(id) === undefined, {
         error: 'cannot name a charge',
       }),
     ),

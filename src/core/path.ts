@@ -14,17 +14,22 @@ import { redact, type Secret } from './secrets.js';
  * emoji, say): it has no UTF-8 form to percent-encode.
  */
 function pathSegment(field: string, id: unknown): string {
-  if (typeof id !== 'string' || id === '')
-    throw new RequestValidationError({ [field]: [`ID must be a non-empty string (got ${describeValue(id)})`] });
-  if (id === '.' || id === '..') throw new RequestValidationError({ [field]: [`ID must not be "${id}"`] });
-  if (hasLoneSurrogate(id)) {
-    throw new RequestValidationError({
-      [field]: [
-        'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji',
-      ],
-    });
-  }
-  return encodeURIComponent(id);
+  const problem = typeof id === 'string' ? idProblem(id) : `ID must be a non-empty string (got ${describeValue(id)})`;
+  if (problem !== undefined) throw new RequestValidationError({ [field]: [problem] });
+  return encodeURIComponent(id as string);
+}
+
+/**
+ * Why `id` cannot name a resource as one path segment (see {@link path}), or
+ * undefined when it can. One rule for the ids a call refuses before sending
+ * and the ids a webhook event cannot name a charge with.
+ */
+export function idProblem(id: string): string | undefined {
+  if (id === '') return `ID must be a non-empty string (got ${describeValue(id)})`;
+  if (id === '.' || id === '..') return `ID must not be "${id}"`;
+  if (hasLoneSurrogate(id))
+    return 'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji';
+  return undefined;
 }
 
 /**
