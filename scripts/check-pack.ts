@@ -1,30 +1,35 @@
-// Pack-contents gate: what `npm pack` would ship (listed by `npm pack --dry-run --json`,
-// read from the working tree it packs) must be only dist/, README.md, CHANGELOG.md,
-// LICENSE and package.json, with every entry point present, no test or source file,
-// no source map pointing at a file that is neither packed nor embedded in the map
-// (`sourcesContent`), and nothing that looks like a secret.
+// Pack-contents gate: what `npm pack` would ship must be only dist/, the guides
+// (docs/*.md, not the built reference in docs/api/), the examples (examples/*.ts,
+// the only TypeScript sources shipped: README and the guides link to them, and
+// there is no public repository to link to yet), README.md, CHANGELOG.md,
+// SECURITY.md, LICENSE and package.json, with every entry point present, no test
+// or other source file, no source map pointing at a file that is neither packed
+// nor embedded in the map (`sourcesContent`), and nothing that looks like a secret.
+// package.json's `repository`, `homepage` and `bugs` are all absent (no public URL
+// yet) or all present and naming one repository.
 // Run after `npm run build`: npm run check:pack
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packListing, root } from './pack-listing.js';
 
-interface PackedFile {
-  path: string;
-  size: number;
-}
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const TOP_LEVEL = ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json'];
+const TOP_LEVEL = ['README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
+/** Shipped beside dist/: one directory level each, so docs/api/ and nested files stay out. */
+const SHIPPED_DIRECTORIES: [RegExp, string][] = [
+  [/^docs\/[^/]+\.md$/, 'docs/*.md'],
+  [/^examples\/[^/]+\.ts$/, 'examples/*.ts'],
+];
+const isShippedSource = (file: string): boolean => SHIPPED_DIRECTORIES.some(([pattern]) => pattern.test(file));
+/** What a shipped example may import: the package itself and Node's built-ins. */
+const EXAMPLE_IMPORT = /^(lunas-sdk(\/testing)?|node:[a-z_/]+)$/;
 const FORBIDDEN: [RegExp, string][] = [
   [/(^|\/)(test|tests|__tests__|fixtures|__mocks__)\//, 'a test directory'],
   [/\.(test|spec)\.[cm]?[jt]sx?$/, 'a test file'],
-  [/(?<!\.d)\.[cm]?tsx?$/, 'a TypeScript source file (only .d.ts / .d.cts are shipped)'],
   [/(^|\/)src\//, 'a source directory'],
   [/(^|\/)\.env(\.|$)/, 'an environment file'],
   [/(^|\/)\.npmrc$/, 'an npm config file, which may hold a token'],
   [/\.(pem|key|p12|pfx|tgz|tsbuildinfo|log)$/, 'a key, archive, build-info or log file'],
 ];
+const TYPESCRIPT_SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
 const SECRETS: [RegExp, string][] = [
   [/sk_live/, 'a live lunas API key (sk_live)'],
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a private key'],
@@ -37,22 +42,34 @@ const SECRETS: [RegExp, string][] = [
 const problems: string[] = [];
 const problem = (message: string): void => void problems.push(message);
 
-const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-  cwd: root,
-  encoding: 'utf8',
-  stdio: ['ignore', 'pipe', 'ignore'],
-});
-const [pack] = JSON.parse(output) as [{ filename: string; size: number; unpackedSize: number; files: PackedFile[] }];
+const pack = packListing();
 const files = pack.files.map((file) => file.path).sort();
 const packed = new Set(files);
 
-// Only dist/ and the four top-level files, and each of those four present.
+// Only dist/, the guides, the examples and the top-level files, and each top-level file present.
+const shippedDirectories = SHIPPED_DIRECTORIES.map(([, what]) => what).join(', ');
 for (const file of files) {
-  if (!file.startsWith('dist/') && !TOP_LEVEL.includes(file))
-    problem(`${file}: not in dist/ nor one of ${TOP_LEVEL.join(', ')}`);
+  if (!file.startsWith('dist/') && !TOP_LEVEL.includes(file) && !isShippedSource(file))
+    problem(`${file}: not in dist/, ${shippedDirectories}, nor one of ${TOP_LEVEL.join(', ')}`);
   for (const [pattern, what] of FORBIDDEN) if (pattern.test(file)) problem(`${file}: ${what}`);
+  if (TYPESCRIPT_SOURCE.test(file) && !isShippedSource(file))
+    problem(`${file}: a TypeScript source file (only .d.ts / .d.cts and examples/*.ts are shipped)`);
 }
 for (const file of TOP_LEVEL) if (!packed.has(file)) problem(`${file} is missing from the package`);
+for (const [pattern, what] of SHIPPED_DIRECTORIES) {
+  if (!files.some((file) => pattern.test(file))) problem(`no ${what} is packed`);
+}
+
+// A shipped example imports only the package and Node's built-ins: one importing a
+// repository file (../src, a test helper) would not run from node_modules.
+for (const file of files.filter((name) => name.startsWith('examples/'))) {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  // `from '…'`, a bare `import '…'` and `import('…')`.
+  for (const [, specifier] of text.matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+    if (specifier !== undefined && !EXAMPLE_IMPORT.test(specifier))
+      problem(`${file}: imports ${specifier}, which a reader of the package does not have`);
+  }
+}
 
 // Every file package.json points at is packed.
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -67,6 +84,7 @@ for (const target of targets) {
   if (target.includes('*')) continue;
   if (!packed.has(target)) problem(`package.json points at ${target}, which is not packed`);
 }
+checkRepositoryFields(manifest);
 for (const bin of Object.values((manifest.bin ?? {}) as Record<string, string>)) {
   const file = path.posix.normalize(bin);
   if (packed.has(file) && !readFileSync(path.join(root, file), 'utf8').startsWith('#!/usr/bin/env node\n')) {
@@ -100,6 +118,38 @@ for (const file of files) {
   });
 }
 
+/**
+ * `repository`, `homepage` and `bugs` come together, once the repository has a public
+ * URL (CONTRIBUTING, "Package metadata"): all three absent, or all three naming it.
+ */
+function checkRepositoryFields(manifest: Record<string, unknown>): void {
+  const urlOf = (value: unknown): string | undefined => {
+    if (typeof value === 'string') return value;
+    if (value !== null && typeof value === 'object' && 'url' in value && typeof value.url === 'string')
+      return value.url;
+    return undefined;
+  };
+  const fields = ['repository', 'homepage', 'bugs'] as const;
+  const present = fields.filter((field) => manifest[field] !== undefined);
+  if (present.length === 0) return;
+  if (present.length < fields.length) {
+    problem(`package.json has ${present.join(', ')} but not ${fields.filter((f) => !present.includes(f)).join(', ')}`);
+    return;
+  }
+  const repository = urlOf(manifest.repository)
+    ?.replace(/^git\+/, '')
+    .replace(/\.git$/, '');
+  if (repository === undefined || !/^https:\/\//.test(repository)) {
+    problem('package.json: repository.url must be an https URL (git+https://…/owner/name.git)');
+    return;
+  }
+  for (const field of ['homepage', 'bugs'] as const) {
+    const url = urlOf(manifest[field]);
+    if (url === undefined || !url.startsWith(repository))
+      problem(`package.json: ${field} (${url ?? 'no url'}) is not under the repository's ${repository}`);
+  }
+}
+
 const size = (bytes: number): string => `${(bytes / 1024).toFixed(1)} kB`;
 console.log(`${pack.filename}: ${files.length} files, ${size(pack.size)} packed, ${size(pack.unpackedSize)} unpacked`);
 for (const file of pack.files.sort((a, b) => a.path.localeCompare(b.path))) {
@@ -110,4 +160,6 @@ if (problems.length > 0) {
   for (const message of problems) console.error(`  - ${message}`);
   process.exit(1);
 }
-console.log(`pack contents OK (${maps} source maps, each source embedded or packed; no test, source or secret file)`);
+console.log(
+  `pack contents OK (${maps} source maps, each source embedded or packed; no test, source or secret file; examples import only the package)`,
+);

@@ -1,0 +1,66 @@
+// Shipped-links gate: every relative link in a Markdown file the package ships
+// (README.md, CHANGELOG.md, SECURITY.md, docs/*.md) must resolve to a file the
+// package ships, so the links work from node_modules/lunas-sdk/ and on the
+// registry's page, where the repository is not beside them. Read from the
+// `npm pack --dry-run` listing. Anchors (`#...`) are not checked here: the file
+// part is what a tarball can break.
+// Run: npm run check:links
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packListing, root } from './pack-listing.js';
+
+/** A link's target, with where it was found. */
+interface Link {
+  line: number;
+  target: string;
+}
+
+// Inline links and images `[text](target "title")` and reference definitions
+// `[name]: target`. Markdown in this repository uses no other link form (no
+// raw HTML), and code is skipped: a fenced block, or an inline code span.
+const INLINE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/;
+const FENCE = /^\s{0,3}(```|~~~)/;
+const INLINE_CODE = /`+[^`]*`+/g;
+/** A scheme (`https:`, `mailto:`) or a protocol-relative URL: not a file of the package. */
+const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+
+function linksIn(markdown: string): Link[] {
+  const links: Link[] = [];
+  let inFence = false;
+  markdown.split('\n').forEach((text, index) => {
+    if (FENCE.test(text)) inFence = !inFence;
+    if (inFence || FENCE.test(text)) return;
+    const prose = text.replace(INLINE_CODE, '');
+    const definition = REFERENCE_DEFINITION.exec(prose)?.[1];
+    if (definition !== undefined) links.push({ line: index + 1, target: definition });
+    for (const [, target] of prose.matchAll(INLINE_LINK)) {
+      if (target !== undefined) links.push({ line: index + 1, target });
+    }
+  });
+  return links;
+}
+
+const files = packListing().files.map((file) => file.path);
+const packed = new Set(files);
+const problems: string[] = [];
+let checked = 0;
+for (const file of files.filter((name) => name.endsWith('.md'))) {
+  for (const { line, target } of linksIn(readFileSync(path.join(root, file), 'utf8'))) {
+    const [filePart = ''] = target.split('#');
+    if (filePart === '' || EXTERNAL.test(filePart)) continue;
+    checked += 1;
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(filePart)));
+    if (!packed.has(resolved))
+      problems.push(`${file}:${line}: ${target} → ${resolved}, which the package does not ship`);
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`${problems.length} relative link(s) in the shipped Markdown lead nowhere in the package:`);
+  for (const message of problems) console.error(`  - ${message}`);
+  process.exit(1);
+}
+console.log(
+  `shipped links OK: ${checked} relative links in ${files.filter((n) => n.endsWith('.md')).length} Markdown files resolve`,
+);
