@@ -17,6 +17,9 @@ export default defineConfig([
     target: 'node20',
     splitting: true,
     treeshake: true,
+    // `node:http`, not `http`: Workers bundlers (wrangler) leave a `node:` import to the
+    // runtime, so a Worker that uses only createSandbox bundles without nodejs_compat.
+    removeNodeProtocol: false,
   },
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
@@ -40,5 +43,6 @@ export default defineConfig([
     target: 'node20',
     splitting: true,
     treeshake: true,
+    removeNodeProtocol: false,
   },
 ]);
