@@ -22,9 +22,11 @@ export interface AssembledSandbox {
   readonly gateway: Gateway;
   /**
    * The handle, once a transport serves the gateway at `url` (which
-   * `payment_url` starts with); `stopTransport` ends that transport on `close()`.
+   * `payment_url` starts with); `stopTransport` ends that transport on
+   * `close()`; `entry` (the function that made it) is named in the closed
+   * sandbox's errors.
    */
-  handle(url: string, stopTransport: () => Promise<void>): Sandbox;
+  handle(url: string, stopTransport: () => Promise<void>, entry: 'startSandbox' | 'createSandbox'): Sandbox;
 }
 
 /** Builds one sandbox's state and gateway from checked settings. */
@@ -47,12 +49,12 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
   };
   const gateway = new Gateway({ apiKey, ids, state, faults, requests });
 
-  const handle = (url: string, stopTransport: () => Promise<void>): Sandbox => {
+  const handle: AssembledSandbox['handle'] = (url, stopTransport, entry) => {
     state.baseUrl = url;
     let closed = false;
     /** Runs a helper, or refuses once the sandbox is closed: its state went with it. */
     const whileOpen = <T>(helper: string, act: () => T): T => {
-      if (closed) throw closedError(helper);
+      if (closed) throw closedError(helper, entry);
       return act();
     };
     return {

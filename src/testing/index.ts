@@ -67,7 +67,7 @@ export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
   const { HOST, SandboxServer } = await import('./server.js');
   const server = new SandboxServer(parts.gateway);
   const port = await server.listen(settings.port);
-  return parts.handle(`http://${HOST}:${port}`, () => server.close());
+  return parts.handle(`http://${HOST}:${port}`, () => server.close(), 'startSandbox');
 }
 
 /**
@@ -93,8 +93,6 @@ export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
 export function createSandbox(given?: InProcessSandboxOptions): InProcessSandbox {
   const parts = assembleSandbox(readOptions(given, 'in-process'));
   const transport = new InProcessTransport(parts.gateway);
-  return Object.assign(
-    parts.handle(IN_PROCESS_URL, () => transport.close()),
-    { fetch: transport.fetch },
-  );
+  const handle = parts.handle(IN_PROCESS_URL, () => transport.close(), 'createSandbox');
+  return Object.assign(handle, { fetch: transport.fetch });
 }

@@ -154,6 +154,7 @@ describe('createSandbox: faults', () => {
     expect((await rejection(pending, TypeError)).message).toBe('fetch failed');
     expect((await rejection(call(box, 'GET', '/v1/payouts'), TypeError)).message).toBe('fetch failed');
     expect(() => box.balance('acc_partner')).toThrow(SandboxError);
+    expect(() => box.inject({ kind: 'drop' })).toThrow('start a new one with createSandbox()');
   });
 
   it('an aborted signal rejects at once and sends nothing', async () => {
