@@ -17,16 +17,32 @@ export default defineConfig([
     target: 'node20',
     splitting: true,
     treeshake: true,
+    // `node:http`, not `http`: Workers bundlers (wrangler) leave a `node:` import to the
+    // runtime, so a Worker that uses only createSandbox bundles without nodejs_compat.
+    removeNodeProtocol: false,
   },
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
     // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
-    entry: libraryEntry,
+    entry: { index: libraryEntry.index },
     format: ['cjs'],
     dts: true,
     sourcemap: true,
     target: 'node20',
     noExternal: ['ky'],
     treeshake: true,
+  },
+  {
+    // Split, so the node:http server is a chunk that startSandbox requires when called:
+    // unsplit, esbuild hoists require('http') to the top, and createSandbox could not
+    // load where there is no node:http.
+    entry: { 'testing/index': libraryEntry['testing/index'] },
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    splitting: true,
+    treeshake: true,
+    removeNodeProtocol: false,
   },
 ]);

@@ -6,7 +6,7 @@
 // one says which names it takes from the shared prelude
 // (docs/samples/context.d.ts) in a comment right before its fence:
 // <!-- sample-context: client, charge -->. Other packages the samples import are
-// declared in docs/samples/modules.d.ts, except vitest, linked from this
+// declared in docs/samples/modules.d.ts, except vitest and msw, linked from this
 // repository's devDependencies. ```js blocks are checked too (checkJs).
 // An error is reported at its guide line. Needs a build. Run: npx tsx scripts/check-samples.ts
 import { copyFileSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PRELUDE = 'docs/samples/context.d.ts';
 const MODULES = 'docs/samples/modules.d.ts';
 /** Packages a sample imports that this repository has installed, so their real types are used. */
-const LINKED = ['vitest'];
+const LINKED = ['vitest', 'msw'];
 const started = performance.now();
 
 const guides = [

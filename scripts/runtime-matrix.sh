@@ -3,14 +3,16 @@
 # into a fresh consumer project and runs one ESM and one CommonJS program on
 # Node 20 (this machine's), Node 22, Node 24, Bun and Deno. Each program starts
 # the sandbox, creates and pays a charge, walks a list across pages, makes a
-# transfer and checks an error class, then prints OK. A third program
+# transfer and checks an error class, then does a create, pay and list against
+# createSandbox (in process, through its fetch) and prints OK. A third program
 # (runtime-matrix/dual.mjs) loads the ESM and the CommonJS build in one process
 # and checks that each one's errors are instances of the other's classes.
 #
 # Cloudflare Workers: runtime-matrix/workerd-worker.mjs, bundled with esbuild as
 # wrangler would, runs the same scenario in workerd (Cloudflare's runtime) with
 # and without the nodejs_compat flag, against a sandbox on 127.0.0.1 that
-# runtime-matrix/workerd-driver.mjs starts and drives.
+# runtime-matrix/workerd-driver.mjs starts and drives, then against createSandbox
+# inside the Worker.
 #
 # Browsers: runtime-matrix/browser-driver.mjs opens a page in headless Chromium
 # (Debian's package, which .ci/run installs; $CHROMIUM names another binary)
@@ -123,7 +125,26 @@ async function main(format) {
     await sandbox.close();
     clearTimeout(watchdog);
   }
+  await inProcess();
   console.log(`OK ${format}`);
+}
+
+// The same sandbox in process: createSandbox's fetch, no port.
+async function inProcess() {
+  const sandbox = createSandbox();
+  try {
+    const client = new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    assert(charge.payment_url.startsWith(`${sandbox.url}/pay/`), `payment_url ${charge.payment_url}`);
+    await sandbox.payCharge(charge.id);
+    sandbox.seedCharges(60);
+    let walked = 0;
+    for await (const item of client.charges.list({ pagesize: 25 })) if (item.id) walked += 1;
+    assert(walked === 61, `walked ${walked} in-process charges, expected 61`);
+    assert((await client.charges.retrieve(charge.id)).status === 'success', 'in-process charge not paid');
+  } finally {
+    await sandbox.close();
+  }
 }
 
 function assert(condition, message) {
@@ -133,24 +154,29 @@ JS
 }
 {
   echo "import { Client, LunasError, NotFoundError } from 'lunas-sdk';"
-  echo "import { startSandbox } from 'lunas-sdk/testing';"
+  echo "import { createSandbox, startSandbox } from 'lunas-sdk/testing';"
   scenario
   echo "await main('esm');"
 } >esm.mjs
 {
   echo "'use strict';"
   echo "const { Client, LunasError, NotFoundError } = require('lunas-sdk');"
-  echo "const { startSandbox } = require('lunas-sdk/testing');"
+  echo "const { createSandbox, startSandbox } = require('lunas-sdk/testing');"
   scenario
   echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"
 } >cjs.cjs
 cp "$ROOT/scripts/runtime-matrix/"*.mjs .
-# As wrangler bundles a Worker: ESM, the workerd/worker/browser export conditions.
+# As wrangler bundles a Worker: ESM, the workerd/worker/browser export conditions,
+# and `node:` imports left to the runtime (wrangler warns without nodejs_compat but
+# builds): startSandbox's lazy import('node:http') is then never run, as the Worker
+# uses createSandbox only.
 "$ROOT/node_modules/.bin/esbuild" workerd-worker.mjs --bundle --format=esm --platform=neutral \
-  --conditions=workerd,worker,browser --main-fields=browser,module,main --outfile=worker.js --log-level=warning
-# As a web bundler builds for a browser; IIFE so the Web Workers are classic ones.
+  --conditions=workerd,worker,browser --main-fields=browser,module,main --external:'node:*' \
+  --outfile=worker.js --log-level=warning
+# As a web bundler builds for a browser (Vite, too, leaves `node:` imports out);
+# IIFE so the Web Workers are classic ones.
 "$ROOT/node_modules/.bin/esbuild" browser-bundle.mjs --bundle --format=iife --platform=browser \
-  --outfile=lunas.js --log-level=warning
+  --external:'node:*' --outfile=lunas.js --log-level=warning
 
 # --- the matrix ------------------------------------------------------------
 
@@ -236,7 +262,7 @@ row runtime version ESM CJS ESM+CJS
 echo
 echo '|-----------------------|------------|------|------|---------|'
 printf '%s\n' "${rows[@]}"
-echo "browser guard in Chromium ${browser_version:-?} (page, dedicated and shared Web Worker): $browser"
+echo "browser guard in Chromium ${browser_version:-?} (page, dedicated and shared Web Worker), createSandbox in the page: $browser"
 echo "lunas-sandbox bin (Node 20): $bin"
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed" >&2

@@ -4,8 +4,10 @@
 // dangerouslyAllowBrowser the client must refuse to be built in all three; with
 // it, a worker's client reaches the sandbox (through browser-driver.mjs, which
 // serves this page and forwards /v1/ to the sandbox, so no CORS is involved).
+// The page also runs createSandbox in process: create, pay and list through its fetch.
 /* global document, fetch, self, SharedWorker, Worker */
 import { Client, LunasError, NotFoundError } from 'lunas-sdk';
+import { createSandbox } from 'lunas-sdk/testing';
 
 /** 'refused' when the browser guard refused the client, else what happened instead. */
 function construction(config) {
@@ -33,6 +35,31 @@ function fromWorker(start) {
   });
 }
 
+/** 'walked N' once a charge is created, paid and listed in an in-process sandbox, else the error. */
+async function inProcess() {
+  const sandbox = createSandbox();
+  try {
+    const client = new Client({
+      fetch: sandbox.fetch,
+      baseURL: sandbox.url,
+      apiKey: sandbox.apiKey,
+      dangerouslyAllowBrowser: true,
+      maxRetries: 0,
+    });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    await sandbox.payCharge(charge.id);
+    sandbox.seedCharges(60);
+    let walked = 0;
+    for await (const item of client.charges.list({ pagesize: 25 })) if (item.status) walked += 1;
+    const paid = (await client.charges.retrieve(charge.id)).status;
+    return `walked ${walked}, ${paid}`;
+  } catch (error) {
+    return String(error);
+  } finally {
+    await sandbox.close();
+  }
+}
+
 async function page() {
   const config = await (await fetch('/config')).json();
   const [dedicated, shared] = await Promise.all([
@@ -49,7 +76,7 @@ async function page() {
       worker.port.postMessage(config);
     }),
   ]);
-  const report = { page: construction(config), dedicated, shared };
+  const report = { page: construction(config), dedicated, shared, inProcess: await inProcess() };
   await fetch('/result', { method: 'POST', body: JSON.stringify(report) });
 }
 

@@ -89,6 +89,7 @@ try {
   console.log(JSON.stringify(result));
   assert(result.error === undefined, `the page failed: ${result.error}`);
   assert(result.page === 'refused', `page: ${result.page}`);
+  assert(result.inProcess === 'walked 61, success', `createSandbox in the page: ${result.inProcess}`);
   for (const kind of ['dedicated', 'shared']) {
     assert(result[kind].guard === 'refused', `${kind} worker: ${result[kind].guard}`);
     assert(

@@ -80,6 +80,8 @@ try {
   const result = await step('rest', { chargeId });
   assert(sandbox.balance('acc_partner') === '125000.00', `partner balance ${sandbox.balance('acc_partner')}`);
   assert(result.nodeCompat === nodeCompat, `Node.js APIs ${result.nodeCompat ? 'present' : 'absent'} in ${label}`);
+  const inProcess = await step('inProcess');
+  assert(inProcess.requests === 5, `the in-process sandbox saw ${inProcess.requests} requests, expected 5`);
 } finally {
   workerd.kill();
   await sandbox.close();

@@ -1,9 +1,11 @@
 // A Cloudflare Worker using lunas-sdk. The matrix bundles it with esbuild as
 // wrangler would (conditions workerd, worker, browser) and serves it with
 // workerd; workerd-driver.mjs sends one POST per step with the sandbox's URL
-// and key, and pays the charge between the two steps.
+// and key, and pays the charge between the two steps. A third step runs the
+// whole scenario against createSandbox inside the Worker, with no network.
 /* global Response */
 import { Client, LunasError, NotFoundError } from 'lunas-sdk';
+import { createSandbox } from 'lunas-sdk/testing';
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
@@ -33,12 +35,31 @@ const steps = {
     assert(missing instanceof NotFoundError && missing instanceof LunasError, `expected NotFoundError, got ${missing}`);
     return { nodeCompat: typeof globalThis.process?.versions?.node === 'string' };
   },
+
+  async inProcess() {
+    const sandbox = createSandbox();
+    try {
+      const client = new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
+      const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+      assert(charge.payment_url.startsWith(`${sandbox.url}/pay/`), `payment_url ${charge.payment_url}`);
+      await sandbox.payCharge(charge.id);
+      sandbox.seedCharges(60);
+      let walked = 0;
+      for await (const item of client.charges.list({ pagesize: 25 })) if (item.id) walked += 1;
+      assert(walked === 61, `walked ${walked} in-process charges, expected 61`);
+      assert((await client.charges.retrieve(charge.id)).status === 'success', 'in-process charge not paid');
+      return { requests: sandbox.requests.length };
+    } finally {
+      await sandbox.close();
+    }
+  },
 };
 
 export default {
   async fetch(request) {
     const { step, url, apiKey, ...input } = await request.json();
     try {
+      if (step === 'inProcess') return Response.json(await steps.inProcess());
       // Constructed per request: a Worker may not share I/O objects between requests.
       const client = new Client({ apiKey, baseURL: url, maxRetries: 0 });
       return Response.json(await steps[step](client, input));

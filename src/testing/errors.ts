@@ -22,9 +22,9 @@ export class SandboxError extends Error {
   override name = 'SandboxError';
 }
 
-/** The error of every helper called after `close()`. */
-export function closedError(helper: string): SandboxError {
+/** The error of every helper called after `close()`; `entry` is the function that made the sandbox. */
+export function closedError(helper: string, entry: 'startSandbox' | 'createSandbox'): SandboxError {
   return new SandboxError(
-    `The sandbox was closed, so ${helper}() has nothing to act on; start a new one with startSandbox()`,
+    `The sandbox was closed, so ${helper}() has nothing to act on; start a new one with ${entry}()`,
   );
 }

@@ -1,18 +1,27 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/**
+ * The wire as both transports share it: a reply the service decided on, the
+ * response it becomes, the request target split, the body limit. Nothing here
+ * needs Node.js, so the in-process sandbox runs wherever `fetch` does.
+ */
 
-/** A response the service decided on, written by the server (or withheld by a fault). */
+/** A response the service decided on, written by a transport (or withheld by a fault). */
 export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
 }
 
+/** A response as a transport sends it: header names in lower case, the body as text. */
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Largest accepted request body. */
-const BODY_LIMIT = 1024 * 1024;
-/** Past this the rest of an oversized body is not even drained: the connection is cut. */
-const DRAIN_LIMIT = 16 * BODY_LIMIT;
+export const BODY_LIMIT = 1024 * 1024;
 
 /**
  * Splits a raw request target. The path is kept exactly as sent: no
@@ -31,34 +40,15 @@ export function splitTarget(target: string): { path: string; query: Record<strin
   return { path, query };
 }
 
-/** The request body, or `'too-large'` past {@link BODY_LIMIT}. The excess is drained, not kept. */
-export function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-      else if (size > DRAIN_LIMIT) req.destroy();
-    });
-    req.on('end', () => resolve(size > BODY_LIMIT ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-    req.on('close', () => {
-      if (!req.complete) reject(new Error('request aborted'));
-    });
-  });
-}
-
-export function writeReply(res: ServerResponse, reply: Reply, requestId: string | undefined): void {
+/** The response a reply becomes: JSON unless its body is text already, with the request's id. */
+export function toWire(reply: Reply, requestId: string | undefined): WireResponse {
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  const headers: Record<string, string | number> = {
+  const headers: Record<string, string> = {
     'content-type': JSON_CONTENT_TYPE,
     ...(requestId === undefined ? {} : { 'x-request-id': requestId }),
   };
   for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
-  headers['content-length'] = Buffer.byteLength(text);
-  res.writeHead(reply.status, headers);
-  res.end(text);
+  return { status: reply.status, headers, text };
 }
 
 export const errorReply = (status: number, message: string, headers?: Record<string, string>): Reply => ({

@@ -1,6 +1,7 @@
 /**
  * `lunas-sdk/testing`: an in-memory implementation of the lunas payments service,
- * served over real HTTP on 127.0.0.1, for integration tests.
+ * served over real HTTP on 127.0.0.1 ({@link startSandbox}) or in process
+ * through a fetch function ({@link createSandbox}), for integration tests.
  *
  * @example
  * ```ts
@@ -15,23 +16,16 @@
  *
  * @module lunas-sdk/testing
  */
-import { ChargeBook } from './charges.js';
-import { closedError, SandboxError } from './errors.js';
-import { EventLog } from './events.js';
-import { FaultQueue } from './faults.js';
-import { IdSource } from './ids.js';
-import { Ledger } from './ledger.js';
-import { readOptions, type SandboxOptions } from './options.js';
-import { checkCharge, isPlainObject } from './rules.js';
-import type { Sandbox } from './sandbox.js';
-import { HOST, SandboxServer } from './server.js';
-import type { RecordedRequest } from './types.js';
-import { WebhookSender } from './webhook.js';
+import { assembleSandbox } from './assemble.js';
+import { SandboxError } from './errors.js';
+import { InProcessTransport, IN_PROCESS_URL } from './in-process.js';
+import { readOptions, type InProcessSandboxOptions, type SandboxOptions } from './options.js';
+import type { InProcessSandbox, Sandbox } from './sandbox.js';
 
 export { SandboxError };
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
-export type { SandboxOptions } from './options.js';
-export type { Sandbox } from './sandbox.js';
+export type { InProcessSandboxOptions, SandboxOptions } from './options.js';
+export type { InProcessSandbox, Sandbox } from './sandbox.js';
 export type {
   ChargeCreateBody,
   ChargeItemRecord,
@@ -67,72 +61,38 @@ export type {
  * ```
  */
 export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
-  const { apiKey, now, webhookUrl, ...settings } = readOptions(given);
-  const ids = new IdSource();
-  const webhook = webhookUrl === undefined ? undefined : new WebhookSender(webhookUrl);
-  const events = new EventLog(now, ids, webhook && ((event) => webhook.send(event)));
-  const charges = new ChargeBook(now, ids, events);
-  const ledger = new Ledger(settings.accounts, settings.account, now, ids);
-  const faults = new FaultQueue();
-  const requests: RecordedRequest[] = [];
-  const state = {
-    baseUrl: '',
-    ledger,
-    charges,
-    // Mutable: addPayouts puts new ones at its head.
-    payouts: structuredClone([...settings.payouts]),
-    paymentMethods: structuredClone(settings.paymentMethods),
-  };
-  const server = new SandboxServer({ apiKey, ids, state, faults, requests });
+  const settings = readOptions(given);
+  const parts = assembleSandbox(settings);
+  // Imported here, not at the top: node:http must not load where only createSandbox is used.
+  const { HOST, SandboxServer } = await import('./server.js');
+  const server = new SandboxServer(parts.gateway);
   const port = await server.listen(settings.port);
-  const url = `http://${HOST}:${port}`;
-  state.baseUrl = url;
+  return parts.handle(`http://${HOST}:${port}`, () => server.close(), 'startSandbox');
+}
 
-  let closed = false;
-  /** Runs a helper, or refuses once the sandbox is closed: its state went with the server. */
-  const whileOpen = <T>(helper: string, act: () => T): T => {
-    if (closed) throw closedError(helper);
-    return act();
-  };
-
-  return {
-    url,
-    apiKey,
-    balance: (accountId) => whileOpen('balance', () => ledger.balance(accountId)),
-    payCharge: async (id) => whileOpen('payCharge', () => charges.settle(id, 'success')),
-    failCharge: async (id) => whileOpen('failCharge', () => charges.settle(id, 'failed')),
-    seedCharges(count, template = {}) {
-      whileOpen('seedCharges', () => {
-        if (!(Number.isSafeInteger(count) && count >= 0)) throw new TypeError('count must be a non-negative integer');
-        const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template });
-        if (!checked.ok) throw new TypeError(`Invalid charge template: ${JSON.stringify(checked.errors)}`);
-        for (let i = 0; i < count; i++) charges.seed(checked.value);
-      });
-    },
-    addPayouts(payouts) {
-      whileOpen('addPayouts', () => {
-        if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
-          throw new TypeError('payouts must be an array of objects');
-        }
-        state.payouts.unshift(...structuredClone(payouts));
-      });
-    },
-    get events() {
-      return events.all.slice();
-    },
-    get requests() {
-      return requests.slice();
-    },
-    get webhookFailures() {
-      return webhook?.failures ?? 0;
-    },
-    transfers: () => whileOpen('transfers', () => ledger.all()),
-    inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
-    clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
-    async close() {
-      closed = true;
-      webhook?.close();
-      await server.close();
-    },
-  };
+/**
+ * Creates a sandbox in process: the same service and helpers as
+ * {@link startSandbox}, no port, and a `fetch` to hand to a client, an msw
+ * handler or a Worker's test. Its `url` is `https://sandbox.lunas.invalid`, a
+ * name that never resolves, so nothing leaves the process. It works under
+ * fake timers and on every runtime with `fetch` (Node.js, Bun, Deno, workerd).
+ * Throws a `TypeError` for invalid options, an unknown option's name, or `port`.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'lunas-sdk';
+ * import { createSandbox } from 'lunas-sdk/testing';
+ *
+ * const sandbox = createSandbox();
+ * const client = new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey });
+ * const charge = await client.charges.create({ payment_method: 'qris', amount: 10000 });
+ * await sandbox.payCharge(charge.id);
+ * await sandbox.close();
+ * ```
+ */
+export function createSandbox(given?: InProcessSandboxOptions): InProcessSandbox {
+  const parts = assembleSandbox(readOptions(given, 'in-process'));
+  const transport = new InProcessTransport(parts.gateway);
+  const handle = parts.handle(IN_PROCESS_URL, () => transport.close(), 'createSandbox');
+  return Object.assign(handle, { fetch: transport.fetch });
 }

@@ -1,4 +1,4 @@
-/** The options of {@link startSandbox}: their names, their checks and their defaults. */
+/** The options of {@link startSandbox} and {@link createSandbox}: their names, their checks and their defaults. */
 import {
   DEFAULT_ACCOUNTS,
   DEFAULT_API_KEY,
@@ -51,6 +51,15 @@ export interface SandboxOptions {
   now?: () => Date;
 }
 
+/**
+ * Options of {@link createSandbox}: those of {@link startSandbox} but `port`,
+ * since an in-process sandbox listens on none.
+ */
+export type InProcessSandboxOptions = Omit<SandboxOptions, 'port'>;
+
+/** How a sandbox is served: on a port of 127.0.0.1, or in process through its `fetch`. */
+export type Serving = 'listening' | 'in-process';
+
 /** The names of {@link SandboxOptions}; the compiler keeps it in step with the interface. */
 const SANDBOX_OPTION_NAMES = Object.keys({
   apiKey: 0,
@@ -95,7 +104,7 @@ function assertOptions(options: SandboxOptions): void {
 }
 
 /** Every option of a sandbox, with its default in place of what was left out. */
-interface SandboxSettings {
+export interface SandboxSettings {
   apiKey: string;
   port: number;
   accounts: readonly SandboxAccount[];
@@ -108,13 +117,22 @@ interface SandboxSettings {
 }
 
 /**
- * Checks the options of {@link startSandbox} by name and by value, throwing a
- * `TypeError` for the first problem, and fills in the defaults.
+ * Checks the options of {@link startSandbox} or {@link createSandbox} by name
+ * and by value, throwing a `TypeError` for the first problem, and fills in the
+ * defaults.
  */
-export function readOptions(given: SandboxOptions | undefined): SandboxSettings {
+export function readOptions(given: SandboxOptions | undefined, serving: Serving = 'listening'): SandboxSettings {
   // `null`, JavaScript's "nothing", counts as no options.
   if (typeof (given ?? {}) !== 'object' || Array.isArray(given)) throw new TypeError('options must be an object');
-  const options = checkOptionNames(given ?? {}, SANDBOX_OPTION_NAMES) as SandboxOptions;
+  const inProcess = serving === 'in-process';
+  if (inProcess && Object.prototype.propertyIsEnumerable.call(given ?? {}, 'port')) {
+    throw new TypeError(
+      'createSandbox() takes no port: it listens on none and answers in process through sandbox.fetch. ' +
+        'Leave port out, or call startSandbox({ port }) to serve on 127.0.0.1',
+    );
+  }
+  const names = inProcess ? SANDBOX_OPTION_NAMES.filter((name) => name !== 'port') : SANDBOX_OPTION_NAMES;
+  const options = checkOptionNames(given ?? {}, names) as SandboxOptions;
   assertOptions(options);
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const account =

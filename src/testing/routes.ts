@@ -25,7 +25,7 @@ interface ServiceRequest {
   contentType: string | undefined;
   idempotencyKey: string | undefined;
   authorized: boolean;
-  body: Buffer | 'too-large';
+  body: Uint8Array | 'too-large';
 }
 
 /** What the endpoints read and change. */

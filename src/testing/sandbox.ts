@@ -1,16 +1,21 @@
-/** The handle of a running sandbox, the object {@link startSandbox} resolves to. */
+/** The handle of a sandbox: what {@link startSandbox} resolves to, and {@link createSandbox} returns with `fetch`. */
 import type { Fault } from './faults.js';
 import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, TransferRecord } from './types.js';
 
 /**
- * A running sandbox, returned by {@link startSandbox}. After {@link Sandbox.close},
+ * A running sandbox, returned by {@link startSandbox} (and, with `fetch`, by
+ * {@link createSandbox}). After {@link Sandbox.close},
  * every helper that reads or changes its state (`balance`, `payCharge`,
  * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`) throws a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `webhookFailures`) stay readable for assertions.
  */
 export interface Sandbox {
-  /** Base URL, `http://127.0.0.1:PORT`, with no trailing slash. */
+  /**
+   * Base URL, with no trailing slash: `http://127.0.0.1:PORT` from
+   * {@link startSandbox}, `https://sandbox.lunas.invalid` from {@link createSandbox}.
+   * Charges' `payment_url` starts with it.
+   */
   readonly url: string;
   /** The one valid API key. */
   readonly apiKey: string;
@@ -83,8 +88,35 @@ export interface Sandbox {
   /** Disarms every fault. */
   clearFaults(): void;
   /**
-   * Stops the server and destroys open connections, hung ones included. Safe
-   * to call twice. The helpers then throw a {@link SandboxError}.
+   * Stops the server and destroys open connections, hung ones included (in
+   * process: requests not yet answered reject with a `TypeError`, as a cut
+   * connection does). Safe to call twice. The helpers then throw a {@link SandboxError}.
    */
   close(): Promise<void>;
+}
+
+/**
+ * A sandbox in process, returned by {@link createSandbox}: the helpers of
+ * {@link Sandbox}, no port, and a `fetch` that answers requests to
+ * {@link Sandbox.url} (`https://sandbox.lunas.invalid`) without a network.
+ */
+export interface InProcessSandbox extends Sandbox {
+  /**
+   * A fetch-compatible function serving this sandbox: for
+   * `new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey })`,
+   * an msw handler or a Worker's test. It honours `init.signal` (rejecting
+   * with its reason), and the faults act as a network would: `drop` and
+   * `lost-response` reject with a `TypeError` like `fetch`, `hang` settles
+   * only when the signal aborts or the sandbox closes, `delay` waits on a
+   * timer (so fake timers move it). A URL of another origin rejects with a
+   * {@link SandboxError}, and nothing is recorded.
+   *
+   * @example
+   * ```ts
+   * import { http } from 'msw';
+   *
+   * const handlers = [http.all('https://sandbox.lunas.invalid/*', ({ request }) => sandbox.fetch(request))];
+   * ```
+   */
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }

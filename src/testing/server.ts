@@ -1,53 +1,60 @@
 /**
- * The HTTP transport: records each request, lets an armed fault act the way
- * the infrastructure in front of a service would, and otherwise hands the
- * request to the service.
+ * The node:http transport of {@link startSandbox}: a server on 127.0.0.1 that
+ * hands each request to the gateway. Loaded only when a sandbox starts
+ * listening, so `lunas-sdk/testing` imports on runtimes without node:http.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Fault, FaultQueue } from './faults.js';
-import { errorReply, readBody, splitTarget, writeReply } from './http.js';
-import type { IdSource } from './ids.js';
-import { serve, type ServiceState } from './routes.js';
-import type { RecordedRequest } from './types.js';
+import type { Connection, Gateway } from './gateway.js';
+import type { WireResponse } from './http.js';
 
 export const HOST = '127.0.0.1';
-
-/** What a `malformed` fault answers: JSON cut off mid-value. */
-const TRUNCATED_JSON = '{"status":"succ';
-
-/** What the transport serves with: the key it accepts, the service's state, faults, the request log. */
-interface TransportOptions {
-  apiKey: string;
-  ids: IdSource;
-  state: ServiceState;
-  faults: FaultQueue;
-  requests: RecordedRequest[];
-}
 
 const firstHeader = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value;
 
-function proxyErrorPage(status: number): string {
-  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
-  return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+/** Reads the body up to `limit` bytes; past 16 times the limit the connection is cut rather than drained. */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > 16 * limit) req.destroy();
+    });
+    req.on('end', () => resolve(size > limit ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('request aborted'));
+    });
+  });
+}
+
+function writeResponse(res: ServerResponse, { status, headers, text }: WireResponse): void {
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 /** The sandbox's HTTP server on {@link HOST}. */
 export class SandboxServer {
-  readonly #options: TransportOptions;
+  readonly #gateway: Gateway;
   readonly #server: Server;
-  /** Pending `delay` faults, released unprocessed when the sandbox closes. */
-  readonly #sleepers = new Set<() => void>();
   #closing: Promise<void> | undefined;
 
-  constructor(options: TransportOptions) {
-    this.#options = options;
+  constructor(gateway: Gateway) {
+    this.#gateway = gateway;
     this.#server = createServer((req, res) => {
-      this.#handle(req, res).catch(() => {
-        if (!res.headersSent) writeReply(res, errorReply(500, 'Internal sandbox error'), undefined);
-        else res.destroy();
-      });
+      void gateway.handle(
+        {
+          method: req.method ?? 'GET',
+          target: req.url ?? '/',
+          authorization: req.headers.authorization,
+          idempotencyKey: firstHeader(req.headers['idempotency-key']),
+          contentType: req.headers['content-type'],
+        },
+        this.#connection(req, res),
+      );
     });
   }
 
@@ -65,98 +72,19 @@ export class SandboxServer {
   /** Stops listening and destroys every connection, hung ones included. */
   close(): Promise<void> {
     this.#closing ??= new Promise<void>((resolve) => {
-      for (const wake of this.#sleepers) wake();
+      this.#gateway.close();
       this.#server.close(() => resolve());
       this.#server.closeAllConnections();
     });
     return this.#closing;
   }
 
-  #isAuthorized(header: string | undefined): boolean {
-    const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    return match?.[1] === this.#options.apiKey;
-  }
-
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { faults, requests, state, ids } = this.#options;
-    const requestId = ids.next('req_');
-    const method = req.method ?? 'GET';
-    const { path, query } = splitTarget(req.url ?? '/');
-    const idempotencyKey = firstHeader(req.headers['idempotency-key']) || undefined;
-    const authorized = this.#isAuthorized(req.headers.authorization);
-    requests.push({ method, path, query, ...(idempotencyKey ? { idempotencyKey } : {}), authorized, at: new Date() });
-
-    const fault = faults.take(method, path);
-    if (fault && this.#answeredByFault(fault, req, res, requestId)) return;
-
-    let body: Buffer | 'too-large';
-    try {
-      body = await readBody(req);
-    } catch {
-      return; // The client went away mid-body: there is nothing to process.
-    }
-    if (fault?.kind === 'delay' && !(await this.#sleep(fault.ms))) return;
-
-    const reply = serve(
-      { method, path, query, contentType: req.headers['content-type'], idempotencyKey, authorized, body },
-      state,
-    );
-    if (fault?.kind === 'lost-response') {
-      req.socket.destroy();
-      return;
-    }
-    writeReply(res, reply, requestId);
-  }
-
-  /** Applies the faults that stand in front of the service; true when the request is finished with. */
-  #answeredByFault(fault: Fault, req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
-    switch (fault.kind) {
-      case 'status':
-        writeReply(
-          res,
-          {
-            status: fault.status,
-            body: fault.body ?? { status: 'error', message: `Injected fault: HTTP ${fault.status}` },
-            ...(fault.headers ? { headers: fault.headers } : {}),
-          },
-          requestId,
-        );
-        return true;
-      case 'html': {
-        const status = fault.status ?? 502;
-        const page = proxyErrorPage(status);
-        res.writeHead(status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
-        res.end(page);
-        return true;
-      }
-      case 'malformed':
-        writeReply(res, { status: fault.status ?? 200, body: TRUNCATED_JSON }, requestId);
-        return true;
-      case 'hang':
-        return true; // Never answered; the socket stays open until the client leaves or close().
-      case 'drop':
-        req.socket.destroy();
-        return true;
-      case 'delay':
-      case 'lost-response':
-        return false;
-    }
-  }
-
-  /** Resolves true after `ms`, or false at once when the sandbox is closing. */
-  #sleep(ms: number): Promise<boolean> {
-    if (this.#closing) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.#sleepers.delete(wake);
-        resolve(false);
-      };
-      const timer = setTimeout(() => {
-        this.#sleepers.delete(wake);
-        resolve(true);
-      }, ms);
-      this.#sleepers.add(wake);
-    });
+  #connection(req: IncomingMessage, res: ServerResponse): Connection {
+    return {
+      readBody: (limit) => readBody(req, limit),
+      respond: (response) => writeResponse(res, response),
+      // A hung request needs nothing: its socket stays open until the client leaves or close().
+      cut: () => req.socket.destroy(),
+    };
   }
 }

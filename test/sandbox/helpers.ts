@@ -1,5 +1,12 @@
 import { onTestFinished } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
+import {
+  createSandbox,
+  startSandbox,
+  type InProcessSandbox,
+  type InProcessSandboxOptions,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../src/testing/index.js';
 
 /** Parsed JSON of a response; tests index into it freely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,9 +37,19 @@ export async function sandbox(options?: SandboxOptions): Promise<Sandbox> {
   return started;
 }
 
-/** One request over real HTTP, with plain fetch. */
+/** Creates an in-process sandbox that is closed after the current test. */
+export function inProcessSandbox(options?: InProcessSandboxOptions): InProcessSandbox {
+  const created = createSandbox(options);
+  onTestFinished(() => created.close());
+  return created;
+}
+
+/**
+ * One request with plain fetch: over real HTTP, or through `target.fetch` for
+ * an in-process sandbox.
+ */
 export async function call(
-  target: Sandbox,
+  target: Sandbox | InProcessSandbox,
   method: string,
   path: string,
   options: CallOptions = {},
@@ -43,7 +60,8 @@ export async function call(
   let payload: string | Uint8Array<ArrayBuffer> | undefined = options.raw;
   if (payload === undefined && options.body !== undefined) payload = JSON.stringify(options.body);
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(target.url + path, {
+  const send = 'fetch' in target ? target.fetch : fetch;
+  const response = await send(target.url + path, {
     method,
     headers,
     ...(payload === undefined ? {} : { body: payload }),

@@ -18,7 +18,7 @@ import {
   type Transfer,
   type TransferStatus,
 } from 'lunas-sdk';
-import { startSandbox } from 'lunas-sdk/testing';
+import { createSandbox, startSandbox } from 'lunas-sdk/testing';
 
 declare function fulfil(orderId: string): void;
 declare function warn(message: string): void;
@@ -152,4 +152,15 @@ export async function withSandbox(): Promise<string> {
   } finally {
     await sandbox.close();
   }
+}
+
+/** createSandbox's fetch is a Client's fetch option; its options have no port. */
+export async function withInProcessSandbox(): Promise<string> {
+  const sandbox = createSandbox({ apiKey: 'sk_test_types' });
+  const client = new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey });
+  const charge = await client.charges.create({ payment_method: 'qris', amount: 1 });
+  // @ts-expect-error an in-process sandbox listens on no port
+  createSandbox({ port: 0 });
+  await sandbox.close();
+  return charge.id;
 }

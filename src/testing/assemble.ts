@@ -1,0 +1,102 @@
+/**
+ * One sandbox's parts wired together, and the handle over them: written once
+ * for both transports, so `startSandbox` and `createSandbox` cannot drift
+ * apart. A new part (a store, a helper) goes here, and both get it.
+ */
+import { ChargeBook } from './charges.js';
+import { closedError } from './errors.js';
+import { EventLog } from './events.js';
+import { FaultQueue } from './faults.js';
+import { Gateway } from './gateway.js';
+import { IdSource } from './ids.js';
+import { Ledger } from './ledger.js';
+import type { SandboxSettings } from './options.js';
+import { checkCharge, isPlainObject } from './rules.js';
+import type { Sandbox } from './sandbox.js';
+import type { RecordedRequest } from './types.js';
+import { WebhookSender } from './webhook.js';
+
+/** A sandbox's parts, waiting for a transport: the gateway to serve, then the handle at its URL. */
+export interface AssembledSandbox {
+  /** What a transport hands each request to. */
+  readonly gateway: Gateway;
+  /**
+   * The handle, once a transport serves the gateway at `url` (which
+   * `payment_url` starts with); `stopTransport` ends that transport on
+   * `close()`; `entry` (the function that made it) is named in the closed
+   * sandbox's errors.
+   */
+  handle(url: string, stopTransport: () => Promise<void>, entry: 'startSandbox' | 'createSandbox'): Sandbox;
+}
+
+/** Builds one sandbox's state and gateway from checked settings. */
+export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
+  const { apiKey, now, webhookUrl } = settings;
+  const ids = new IdSource();
+  const webhook = webhookUrl === undefined ? undefined : new WebhookSender(webhookUrl);
+  const events = new EventLog(now, ids, webhook && ((event) => webhook.send(event)));
+  const charges = new ChargeBook(now, ids, events);
+  const ledger = new Ledger(settings.accounts, settings.account, now, ids);
+  const faults = new FaultQueue();
+  const requests: RecordedRequest[] = [];
+  const state = {
+    baseUrl: '',
+    ledger,
+    charges,
+    // Mutable: addPayouts puts new ones at its head.
+    payouts: structuredClone([...settings.payouts]),
+    paymentMethods: structuredClone(settings.paymentMethods),
+  };
+  const gateway = new Gateway({ apiKey, ids, state, faults, requests });
+
+  const handle: AssembledSandbox['handle'] = (url, stopTransport, entry) => {
+    state.baseUrl = url;
+    let closed = false;
+    /** Runs a helper, or refuses once the sandbox is closed: its state went with it. */
+    const whileOpen = <T>(helper: string, act: () => T): T => {
+      if (closed) throw closedError(helper, entry);
+      return act();
+    };
+    return {
+      url,
+      apiKey,
+      balance: (accountId) => whileOpen('balance', () => ledger.balance(accountId)),
+      payCharge: async (id) => whileOpen('payCharge', () => charges.settle(id, 'success')),
+      failCharge: async (id) => whileOpen('failCharge', () => charges.settle(id, 'failed')),
+      seedCharges(count, template = {}) {
+        whileOpen('seedCharges', () => {
+          if (!(Number.isSafeInteger(count) && count >= 0)) throw new TypeError('count must be a non-negative integer');
+          const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template });
+          if (!checked.ok) throw new TypeError(`Invalid charge template: ${JSON.stringify(checked.errors)}`);
+          for (let i = 0; i < count; i++) charges.seed(checked.value);
+        });
+      },
+      addPayouts(payouts) {
+        whileOpen('addPayouts', () => {
+          if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
+            throw new TypeError('payouts must be an array of objects');
+          }
+          state.payouts.unshift(...structuredClone(payouts));
+        });
+      },
+      get events() {
+        return events.all.slice();
+      },
+      get requests() {
+        return requests.slice();
+      },
+      get webhookFailures() {
+        return webhook?.failures ?? 0;
+      },
+      transfers: () => whileOpen('transfers', () => ledger.all()),
+      inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
+      clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
+      async close() {
+        closed = true;
+        webhook?.close();
+        await stopTransport();
+      },
+    };
+  };
+  return { gateway, handle };
+}
