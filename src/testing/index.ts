@@ -26,9 +26,17 @@ import { checkCharge, isPlainObject } from './rules.js';
 import type { Sandbox } from './sandbox.js';
 import { HOST, SandboxServer } from './server.js';
 import type { RecordedRequest } from './types.js';
-import { WebhookSender } from './webhook.js';
+import { WebhookDeliveries } from './deliveries.js';
 
 export { SandboxError };
+export type {
+  RedeliverOptions,
+  ReleaseWebhooksOptions,
+  WebhookAttempt,
+  WebhookAttemptListener,
+  WebhookDelivery,
+  WebhookDeliveryState,
+} from './delivery-types.js';
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
 export type { SandboxOptions } from './options.js';
 export type { Sandbox } from './sandbox.js';
@@ -67,10 +75,16 @@ export type {
  * ```
  */
 export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
-  const { apiKey, now, webhookUrl, ...settings } = readOptions(given);
+  const { apiKey, now, webhookUrl, webhookRetryDelaysMs, webhookTimeoutMs, onWebhookAttempt, ...settings } =
+    readOptions(given);
   const ids = new IdSource();
-  const webhook = webhookUrl === undefined ? undefined : new WebhookSender(webhookUrl);
-  const events = new EventLog(now, ids, webhook && ((event) => webhook.send(event)));
+  const webhooks = new WebhookDeliveries({
+    url: webhookUrl,
+    retryDelaysMs: webhookRetryDelaysMs,
+    timeoutMs: webhookTimeoutMs,
+    onAttempt: onWebhookAttempt,
+  });
+  const events = new EventLog(now, ids, (event) => webhooks.send(event));
   const charges = new ChargeBook(now, ids, events);
   const ledger = new Ledger(settings.accounts, settings.account, now, ids);
   const faults = new FaultQueue();
@@ -124,14 +138,21 @@ export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
       return requests.slice();
     },
     get webhookFailures() {
-      return webhook?.failures ?? 0;
+      return webhooks.failedAttempts;
     },
+    get deliveries() {
+      return webhooks.all;
+    },
+    redeliver: (eventId, options) => whileOpen('redeliver', () => webhooks.redeliver(eventId, options)),
+    holdWebhooks: () => whileOpen('holdWebhooks', () => webhooks.hold()),
+    releaseWebhooks: (options) => whileOpen('releaseWebhooks', () => webhooks.release(options)),
+    webhooksSettled: () => webhooks.settled(),
     transfers: () => whileOpen('transfers', () => ledger.all()),
     inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
     clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
     async close() {
       closed = true;
-      webhook?.close();
+      webhooks.close();
       await server.close();
     },
   };
