@@ -189,10 +189,11 @@ describe('webhooks', () => {
 
   it('counts failed deliveries without breaking the API', async () => {
     const hook = await receiver(500);
-    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    const { sandbox, client } = await start({ webhookUrl: hook.url, webhookRetryDelaysMs: [] });
     const charge = await client.charges.create({ payment_method: 'qris', amount: 1_000 });
     await sandbox.payCharge(charge.id);
-    await eventually(() => sandbox.webhookFailures === 2);
+    await sandbox.webhooksSettled();
+    expect(sandbox.webhookFailures).toBe(2);
     expect(hook.deliveries).toHaveLength(2);
     expect((await client.charges.retrieve(charge.id)).status).toBe('success');
   });
