@@ -13,35 +13,33 @@ import { start } from './helpers.js';
  * A receiver that confirms every event with the API and fulfils each paid
  * charge once, the way examples/webhook-handler.ts does, answering 204.
  */
-async function exactlyOnceReceiver(client: () => Client) {
+async function exactlyOnceReceiver() {
+  /** Set once the sandbox is started: the receiver's URL must be known first. */
+  const api: { client?: Client } = {};
   const fulfilled: string[] = [];
   const confirmed: string[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      void client()
-        .webhooks.confirm(Buffer.concat(chunks))
-        .then(
-          ({ event, charge }) => {
-            confirmed.push(`${event.type} ${charge?.status ?? 'none'}`);
-            if (charge?.status === 'success' && !fulfilled.includes(charge.id)) fulfilled.push(charge.id);
-            response.writeHead(204).end();
-          },
-          () => response.writeHead(503).end(),
-        );
+      void api.client!.webhooks.confirm(Buffer.concat(chunks)).then(
+        ({ event, charge }) => {
+          confirmed.push(`${event.type} ${charge?.status ?? 'none'}`);
+          if (charge?.status === 'success' && !fulfilled.includes(charge.id)) fulfilled.push(charge.id);
+          response.writeHead(204).end();
+        },
+        () => response.writeHead(503).end(),
+      );
     });
   });
-  return { url: `${await listenForTest(server)}/webhooks`, fulfilled, confirmed };
+  return { url: `${await listenForTest(server)}/webhooks`, api, fulfilled, confirmed };
 }
 
 describe('webhook deliveries with the SDK', () => {
   it('start, pay, settle, confirm: the handler sees the charge paid, and fulfils it once', async () => {
-    let client: Client | undefined;
-    const hook = await exactlyOnceReceiver(() => client!);
-    const harness = await start({ webhookUrl: hook.url });
-    ({ client } = harness);
-    const { sandbox } = harness;
+    const hook = await exactlyOnceReceiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    hook.api.client = client;
 
     const charge = await client.charges.create({ payment_method: 'qris', amount: 15_000 });
     await sandbox.payCharge(charge.id);
@@ -64,11 +62,9 @@ describe('webhook deliveries with the SDK', () => {
   });
 
   it('out of order: succeeded before created, and confirm reads the charge as it is now', async () => {
-    let client: Client | undefined;
-    const hook = await exactlyOnceReceiver(() => client!);
-    const harness = await start({ webhookUrl: hook.url });
-    ({ client } = harness);
-    const { sandbox } = harness;
+    const hook = await exactlyOnceReceiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    hook.api.client = client;
 
     sandbox.holdWebhooks();
     const charge = await client.charges.create({ payment_method: 'virtual_account', amount: 20_000 });
