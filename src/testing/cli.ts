@@ -6,7 +6,8 @@ import { deliveryLines } from './delivery-lines.js';
 import { startSandbox } from './index.js';
 import { isWebhookUrl } from './options.js';
 
-const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>] [--webhook-url <url>]
+const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>]
+                     [--webhook-url <url> [--webhook-retry-delays <ms,...>]]
 
 Serves the lunas sandbox on 127.0.0.1 until interrupted (Ctrl+C).
 
@@ -15,7 +16,8 @@ Options:
   --api-key <key>               the one valid API key (default sk_test_sandbox)
   --webhook-url <url>           POST every event to this http(s) URL, with retries,
                                 and print a line per delivery and per failed attempt
-  --webhook-retry-delays <ms>   waits before each retry, comma-separated milliseconds
+  --webhook-retry-delays <ms,...>
+                                waits before each retry, comma-separated milliseconds
                                 (default ${DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(',')}; "" never retries)
   -h, --help                    show this help
 `;

@@ -98,6 +98,7 @@ export interface Sandbox {
   /**
    * Holds new events unsent (they are not in `deliveries` yet) until
    * {@link Sandbox.releaseWebhooks}, so they can be delivered out of order.
+   * {@link Sandbox.redeliver} is not held.
    * Throws a {@link SandboxError} when there is no webhook URL.
    */
   holdWebhooks(): void;

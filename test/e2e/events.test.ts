@@ -140,7 +140,7 @@ describe('webhooks', () => {
 
     await eventually(() => hook.deliveries.length === 4);
     const events = hook.deliveries.map((delivery) => parseEvent(delivery.body.toString('utf8')));
-    // Deliveries are fire-and-forget and may arrive out of order; compare as sets.
+    // Each event is delivered on its own, so they may arrive in any order; compare as sets.
     const summary = events.map((event) => `${event.type} ${String(dataOf(event).id)}`).sort();
     expect(summary).toEqual(
       [
