@@ -60,6 +60,7 @@ export class WebhookDeliveries {
     else this.#start([event], false, true);
   }
 
+  /** New deliveries of a recorded event (`Sandbox.redeliver`): options checked first, nothing sent on a bad one. */
   redeliver(eventId: unknown, options: RedeliverOptions | undefined): void {
     if (typeof eventId !== 'string') throw new TypeError('eventId must be a string, the id of a recorded event');
     const { times = 1, concurrently = false } = readHelperOptions(options, [
@@ -86,6 +87,7 @@ export class WebhookDeliveries {
     this.#held ??= [];
   }
 
+  /** Delivers the held events in the order asked, and stops holding (`Sandbox.releaseWebhooks`). */
   release(options: ReleaseWebhooksOptions | undefined): void {
     const { order = 'recorded', concurrently = false } = readHelperOptions(options, [
       'order',
