@@ -38,6 +38,9 @@ async function waitForOutput(output: () => { stdout: string }, pattern: RegExp, 
 const waitForUrl = (output: () => { stdout: string }) =>
   waitForOutput(output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
 
+/** Two waits of up to 15 s each (start, then the delivery's line) under a loaded machine's slow tsx start. */
+const CLI_WEBHOOK_TEST_MS = 45_000;
+
 /** Creates a charge on the command's sandbox, which records (and delivers) `payment_charge.created`. */
 async function createCharge(url: string): Promise<void> {
   const response = await fetch(`${url}/v1/payments/charges`, {
@@ -83,44 +86,52 @@ describe('lunas-sandbox CLI', () => {
     expect(cli.output().stdout).toContain('--webhook-url <url>');
   });
 
-  it('--webhook-url delivers events, printing a line per failed attempt and one per delivery', async () => {
-    const hook = await webhookReceiver((index) => (index === 0 ? 500 : 204));
-    const cli = run(['--webhook-url', hook.url, '--webhook-retry-delays', '10']);
-    const url = await waitForUrl(cli.output);
-    expect(cli.output().stdout).toContain(`Webhooks: ${hook.url}\n`);
-    await createCharge(url);
-    const delivered = await waitForOutput(cli.output, /^webhook \S+ \S+ delivered: .*$/m);
-    const lines = cli
-      .output()
-      .stdout.split('\n')
-      .filter((line) => line.startsWith('webhook '));
-    const eventId = hook.received[0]?.event.id as string;
-    expect(lines).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `^webhook payment_charge\\.created ${eventId} attempt 1 failed: HTTP 500 \\(\\d+ ms\\); retrying in 10 ms$`,
+  it(
+    '--webhook-url delivers events, printing a line per failed attempt and one per delivery',
+    async () => {
+      const hook = await webhookReceiver((index) => (index === 0 ? 500 : 204));
+      const cli = run(['--webhook-url', hook.url, '--webhook-retry-delays', '10']);
+      const url = await waitForUrl(cli.output);
+      expect(cli.output().stdout).toContain(`Webhooks: ${hook.url}\n`);
+      await createCharge(url);
+      const delivered = await waitForOutput(cli.output, /^webhook \S+ \S+ delivered: .*$/m);
+      const lines = cli
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.startsWith('webhook '));
+      const eventId = hook.received[0]?.event.id as string;
+      expect(lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^webhook payment_charge\\.created ${eventId} attempt 1 failed: HTTP 500 \\(\\d+ ms\\); retrying in 10 ms$`,
+          ),
         ),
-      ),
-      delivered,
-    ]);
-    expect(delivered).toMatch(
-      new RegExp(`^webhook payment_charge\\.created ${eventId} delivered: HTTP 204, 2 attempts, \\d+ ms$`),
-    );
-    expect(hook.received).toHaveLength(2);
-    cli.child.kill('SIGTERM');
-    expect((await cli.exited)[0]).toBe(0);
-  });
+        delivered,
+      ]);
+      expect(delivered).toMatch(
+        new RegExp(`^webhook payment_charge\\.created ${eventId} delivered: HTTP 204, 2 attempts, \\d+ ms$`),
+      );
+      expect(hook.received).toHaveLength(2);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited)[0]).toBe(0);
+    },
+    CLI_WEBHOOK_TEST_MS,
+  );
 
-  it('says when it gives up on a delivery', async () => {
-    const hook = await webhookReceiver(() => 503);
-    const cli = run([`--webhook-url=${hook.url}`, '--webhook-retry-delays=']);
-    await createCharge(await waitForUrl(cli.output));
-    const failed = await waitForOutput(cli.output, /^webhook \S+ \S+ failed: .*$/m);
-    expect(failed).toMatch(/^webhook payment_charge\.created evt_\w+ failed: HTTP 503, 1 attempt, \d+ ms$/);
-    expect(cli.output().stdout).toMatch(/attempt 1 failed: HTTP 503 \(\d+ ms\); giving up\n/);
-    cli.child.kill('SIGTERM');
-    expect((await cli.exited)[0]).toBe(0);
-  });
+  it(
+    'says when it gives up on a delivery',
+    async () => {
+      const hook = await webhookReceiver(() => 503);
+      const cli = run([`--webhook-url=${hook.url}`, '--webhook-retry-delays=']);
+      await createCharge(await waitForUrl(cli.output));
+      const failed = await waitForOutput(cli.output, /^webhook \S+ \S+ failed: .*$/m);
+      expect(failed).toMatch(/^webhook payment_charge\.created evt_\w+ failed: HTTP 503, 1 attempt, \d+ ms$/);
+      expect(cli.output().stdout).toMatch(/attempt 1 failed: HTTP 503 \(\d+ ms\); giving up\n/);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited)[0]).toBe(0);
+    },
+    CLI_WEBHOOK_TEST_MS,
+  );
 
   it.each([
     [['--port', 'abc']],
