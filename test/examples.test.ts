@@ -6,7 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
-import { type Sandbox, startSandbox } from 'lunas-sdk/testing';
+import { type Sandbox, type SandboxOptions, startSandbox } from 'lunas-sdk/testing';
 import { afterEach, describe, expect, test } from 'vitest';
 import { sleep } from './helpers/waiting.js';
 
@@ -80,6 +80,21 @@ describe('examples', () => {
     expect(out).toMatch(/unknown charge: no such resource \(request id req_\w+\)/);
   });
 
+  test('dev-loop.ts: a charge paid, its webhooks delivered and confirmed, the order fulfilled once', async () => {
+    const out = await runExample('dev-loop.ts');
+    const id = /Charge (ch_\w+): 25000\.00 idr, pending/.exec(out)?.[1];
+    expect(id).toBeDefined();
+    expect(out).toMatch(/Receiver listening on http:\/\/127\.0\.0\.1:\d+\/webhooks\/lunas/);
+    // `created` may be confirmed before or after the payment; `succeeded` twice (one redelivery).
+    expect(out).toMatch(new RegExp(`received payment_charge\\.created: ${id} is (pending|success)`));
+    expect(out.split(`received payment_charge.succeeded: ${id} is success`)).toHaveLength(3);
+    expect(out.split(`fulfilled order-42 (${id})`)).toHaveLength(2);
+    expect(out).toContain('delivery of payment_charge.created: delivered (204)');
+    expect(out).toContain('delivery of payment_charge.succeeded: delivered (204)');
+    expect(out).toContain('orders fulfilled: 1');
+    expect(out).toMatch(new RegExp(`Charge ${id} is success, paid at \\d{4}-`));
+  });
+
   test('webhook-handler.ts confirms each event with the API and fulfils the order once', async () => {
     const handler = await startWebhookHandler();
     const charge = await handler.client.charges.create({ payment_method: 'qris', amount: 5000 });
@@ -94,26 +109,29 @@ describe('examples', () => {
   });
 
   test('webhook-handler.ts answers 503, not 2xx, when it cannot confirm the charge', async () => {
-    const handler = await startWebhookHandler();
+    // No retries: the handler exits after two requests, and a retry would find it gone.
+    const handler = await startWebhookHandler({ webhookRetryDelaysMs: [] });
     sandbox!.inject({ method: 'GET', kind: 'status', status: 503, times: Infinity });
     const charge = await handler.client.charges.create({ payment_method: 'qris', amount: 5000 });
     await sandbox!.payCharge(charge.id);
     expect(await handler.exited).toBe(0);
-    await expect.poll(() => sandbox!.webhookFailures, { timeout: 5_000 }).toBe(2);
+    await sandbox!.webhooksSettled();
+    expect(sandbox!.webhookFailures).toBe(2);
+    expect(sandbox!.deliveries.map(({ attempts }) => attempts.map(({ status }) => status))).toEqual([[503], [503]]);
     expect(handler.err()).toMatch(new RegExp(`could not confirm the event: .*${charge.id}`));
     expect(handler.out()).not.toContain('fulfilled the order');
   });
 });
 
 /** Starts examples/webhook-handler.ts as the webhook receiver of a new sandbox; it exits after two events. */
-async function startWebhookHandler(): Promise<{
+async function startWebhookHandler(options: SandboxOptions = {}): Promise<{
   client: Client;
   exited: Promise<number | null>;
   out: () => string;
   err: () => string;
 }> {
   const port = await freePort();
-  sandbox = await startSandbox({ webhookUrl: `http://127.0.0.1:${port}/` });
+  sandbox = await startSandbox({ ...options, webhookUrl: `http://127.0.0.1:${port}/` });
   const env = {
     LUNAS_API_KEY: sandbox.apiKey,
     LUNAS_BASE_URL: sandbox.url,

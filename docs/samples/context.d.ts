@@ -49,6 +49,11 @@ export declare function fulfil(orderId: string | null | undefined): void;
 export declare function cancel(orderId: string | null | undefined): void;
 export declare function recordRefund(refundId: string): void;
 export declare function handle(charge: Charge): Promise<void>;
+/** The shop's order store, which its webhook handler updates. */
+export declare const orders: {
+  statusOf(chargeId: string): Promise<string>;
+  fulfilmentsOf(chargeId: string): Promise<number>;
+};
 /** A Worker's checkout handler, given the Client it should use. */
 export declare function handleCheckout(request: Request, client: Client): Promise<Response>;
 export declare const log: { info(fields: object, message?: string): void; debug(message: string): void };

@@ -4,6 +4,7 @@
  * apart. A new part (a store, a helper) goes here, and both get it.
  */
 import { ChargeBook } from './charges.js';
+import { WebhookDeliveries } from './deliveries.js';
 import { closedError } from './errors.js';
 import { EventLog } from './events.js';
 import { FaultQueue } from './faults.js';
@@ -14,7 +15,6 @@ import type { SandboxSettings } from './options.js';
 import { checkCharge, isPlainObject } from './rules.js';
 import type { Sandbox } from './sandbox.js';
 import type { RecordedRequest } from './types.js';
-import { WebhookSender } from './webhook.js';
 
 /** A sandbox's parts, waiting for a transport: the gateway to serve, then the handle at its URL. */
 export interface AssembledSandbox {
@@ -31,10 +31,15 @@ export interface AssembledSandbox {
 
 /** Builds one sandbox's state and gateway from checked settings. */
 export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
-  const { apiKey, now, webhookUrl } = settings;
+  const { apiKey, now } = settings;
   const ids = new IdSource();
-  const webhook = webhookUrl === undefined ? undefined : new WebhookSender(webhookUrl);
-  const events = new EventLog(now, ids, webhook && ((event) => webhook.send(event)));
+  const webhooks = new WebhookDeliveries({
+    url: settings.webhookUrl,
+    retryDelaysMs: settings.webhookRetryDelaysMs,
+    timeoutMs: settings.webhookTimeoutMs,
+    onAttempt: settings.onWebhookAttempt,
+  });
+  const events = new EventLog(now, ids, (event) => webhooks.send(event));
   const charges = new ChargeBook(now, ids, events);
   const ledger = new Ledger(settings.accounts, settings.account, now, ids);
   const faults = new FaultQueue();
@@ -86,14 +91,21 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
         return requests.slice();
       },
       get webhookFailures() {
-        return webhook?.failures ?? 0;
+        return webhooks.failedAttempts;
       },
+      get deliveries() {
+        return webhooks.all;
+      },
+      redeliver: (eventId, options) => whileOpen('redeliver', () => webhooks.redeliver(eventId, options)),
+      holdWebhooks: () => whileOpen('holdWebhooks', () => webhooks.hold()),
+      releaseWebhooks: (options) => whileOpen('releaseWebhooks', () => webhooks.release(options)),
+      webhooksSettled: () => webhooks.settled(),
       transfers: () => whileOpen('transfers', () => ledger.all()),
       inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
       clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
       async close() {
         closed = true;
-        webhook?.close();
+        webhooks.close();
         await stopTransport();
       },
     };

@@ -1,16 +1,25 @@
 #!/usr/bin/env node
 /** `lunas-sandbox`: serves a sandbox until interrupted. */
 import { parseArgs } from 'node:util';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './defaults.js';
+import { deliveryLines } from './delivery-lines.js';
 import { startSandbox } from './index.js';
+import { isWebhookUrl } from './options.js';
 
 const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>]
+                     [--webhook-url <url> [--webhook-retry-delays <ms,...>]]
 
 Serves the lunas sandbox on 127.0.0.1 until interrupted (Ctrl+C).
 
 Options:
-  --port <port>     port to listen on; 0 picks a free port (default 0)
-  --api-key <key>   the one valid API key (default sk_test_sandbox)
-  -h, --help        show this help
+  --port <port>                 port to listen on; 0 picks a free port (default 0)
+  --api-key <key>               the one valid API key (default sk_test_sandbox)
+  --webhook-url <url>           POST every event to this http(s) URL, with retries,
+                                and print a line per delivery and per failed attempt
+  --webhook-retry-delays <ms,...>
+                                waits before each retry, comma-separated milliseconds
+                                (default ${DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(',')}; "" never retries)
+  -h, --help                    show this help
 `;
 
 function fail(message: string): never {
@@ -18,36 +27,72 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function main(): Promise<void> {
-  let values: { port?: string; 'api-key'?: string; help?: boolean };
+interface Flags {
+  port?: string;
+  'api-key'?: string;
+  'webhook-url'?: string;
+  'webhook-retry-delays'?: string;
+  help?: boolean;
+}
+
+function readFlags(): Flags {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       options: {
         port: { type: 'string' },
         'api-key': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-retry-delays': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
-    }));
+    }).values;
   } catch (error) {
     fail((error as Error).message);
   }
+}
+
+/** `"1000,5000"` → `[1000, 5000]`; `""` → `[]` (the sandbox checks the range). */
+function readDelays(text: string): number[] {
+  const parts = text.trim() === '' ? [] : text.split(',');
+  if (!parts.every((part) => /^\s*\d+\s*$/.test(part))) {
+    fail('--webhook-retry-delays must be comma-separated whole milliseconds, e.g. 1000,5000');
+  }
+  return parts.map(Number);
+}
+
+async function main(): Promise<void> {
+  const values = readFlags();
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65_535) fail('--port must be an integer from 0 to 65535');
+  const webhookUrl = values['webhook-url'];
+  if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
+    fail('--webhook-url must be an absolute http: or https: URL, e.g. http://127.0.0.1:3000/webhooks');
+  }
+  const delays = values['webhook-retry-delays'];
 
   let sandbox;
   try {
-    sandbox = await startSandbox({ port, ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }) });
+    sandbox = await startSandbox({
+      port,
+      ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
+      ...(webhookUrl === undefined ? {} : { webhookUrl }),
+      ...(delays === undefined ? {} : { webhookRetryDelaysMs: readDelays(delays) }),
+      onWebhookAttempt: (delivery) => {
+        for (const line of deliveryLines(delivery)) process.stdout.write(`${line}\n`);
+      },
+    });
   } catch (error) {
     fail((error as Error).message);
   }
+  const webhookLine = webhookUrl === undefined ? '' : `Webhooks: ${webhookUrl}\n`;
   process.stdout.write(
-    `lunas sandbox listening on ${sandbox.url}\nAPI key: ${sandbox.apiKey}\nPress Ctrl+C to stop.\n`,
+    `lunas sandbox listening on ${sandbox.url}\nAPI key: ${sandbox.apiKey}\n${webhookLine}Press Ctrl+C to stop.\n`,
   );
 
   let stopping = false;

@@ -4,6 +4,15 @@ import type { SandboxAccount } from './types.js';
 export const DEFAULT_API_KEY = 'sk_test_sandbox';
 export const DEFAULT_SOURCE_ACCOUNT = 'acc_merchant';
 
+/**
+ * Retries of a failed webhook delivery, as a service does them: soon (1 s, a
+ * blip), then spaced out (5 s, 30 s, 2 min) for a receiver being restarted.
+ * Five attempts in about 2.6 minutes, short enough to watch while developing.
+ */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000];
+/** One attempt's time limit: a receiver should answer at once and do its work after. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
 export const DEFAULT_ACCOUNTS: readonly SandboxAccount[] = [
   { id: 'acc_merchant', name: 'Merchant', balance: '1000000.00' },
   { id: 'acc_partner', name: 'Partner', balance: '0.00' },

@@ -23,6 +23,14 @@ import { readOptions, type InProcessSandboxOptions, type SandboxOptions } from '
 import type { InProcessSandbox, Sandbox } from './sandbox.js';
 
 export { SandboxError };
+export type {
+  RedeliverOptions,
+  ReleaseWebhooksOptions,
+  WebhookAttempt,
+  WebhookAttemptListener,
+  WebhookDelivery,
+  WebhookDeliveryState,
+} from './delivery-types.js';
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
 export type { InProcessSandboxOptions, SandboxOptions } from './options.js';
 export type { InProcessSandbox, Sandbox } from './sandbox.js';

@@ -5,7 +5,10 @@ import {
   DEFAULT_PAYMENT_METHODS,
   DEFAULT_PAYOUTS,
   DEFAULT_SOURCE_ACCOUNT,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
 } from './defaults.js';
+import type { WebhookAttemptListener } from './delivery-types.js';
 import { checkOptionNames } from './option-names.js';
 import { isPlainObject } from './rules.js';
 import type { SandboxAccount } from './types.js';
@@ -32,11 +35,35 @@ export interface SandboxOptions {
   /** Items served by `GET /v1/payments/methods`, in the order given. Default: QRIS and five virtual-account banks. */
   paymentMethods?: Record<string, unknown>[];
   /**
-   * When set, each event is POSTed here as JSON with a `lunas-event-id`
-   * header, fire-and-forget: failures are counted in
-   * {@link Sandbox.webhookFailures}, never thrown.
+   * When set, each event is POSTed here (an absolute `http:` or `https:` URL)
+   * as JSON with a `lunas-event-id` header, and retried on
+   * `webhookRetryDelaysMs` until a 2xx answer. Every delivery is recorded in
+   * {@link Sandbox.deliveries}; a failing receiver never breaks the API.
    */
   webhookUrl?: string;
+  /**
+   * The waits before each retry of a failed delivery (network error, timeout,
+   * non-2xx answer), in milliseconds; its length is the number of retries.
+   * Default `[1000, 5000, 30000, 120000]`: five attempts, the last about 2.6
+   * minutes after the first. `[]` never retries. Tests pass short ones, e.g. `[10, 10]`.
+   */
+  webhookRetryDelaysMs?: readonly number[];
+  /** How long one attempt may take before it counts as failed (timed out), in milliseconds. Default 10000. */
+  webhookTimeoutMs?: number;
+  /**
+   * Called after every delivery attempt with a copy of the delivery. The
+   * sandbox prints nothing itself; the `lunas-sandbox` command prints its
+   * lines from this. What the function throws is ignored.
+   *
+   * @example
+   * ```ts
+   * const sandbox = await startSandbox({
+   *   webhookUrl: 'http://127.0.0.1:3000/webhooks',
+   *   onWebhookAttempt: (delivery) => console.log(delivery.eventType, delivery.state),
+   * });
+   * ```
+   */
+  onWebhookAttempt?: WebhookAttemptListener;
   /**
    * The clock for every timestamp and for charge expiry. Default `() => new Date()`.
    *
@@ -69,11 +96,14 @@ const SANDBOX_OPTION_NAMES = Object.keys({
   payouts: 0,
   paymentMethods: 0,
   webhookUrl: 0,
+  webhookRetryDelaysMs: 0,
+  webhookTimeoutMs: 0,
+  onWebhookAttempt: 0,
   now: 0,
 } satisfies Record<keyof SandboxOptions, 0>) as (keyof SandboxOptions)[];
 
 function assertOptions(options: SandboxOptions): void {
-  const { apiKey, port, accounts, webhookUrl, payouts, paymentMethods, now } = options;
+  const { apiKey, port, accounts, payouts, paymentMethods, now } = options;
   if (apiKey !== undefined && !(typeof apiKey === 'string' && /^[\x21-\x7e]+$/.test(apiKey))) {
     throw new TypeError('apiKey must be a non-empty string of printable ASCII without spaces');
   }
@@ -97,10 +127,40 @@ function assertOptions(options: SandboxOptions): void {
       throw new TypeError(`${name} must be an array of objects`);
     }
   }
-  if (webhookUrl !== undefined && !/^https?:$/.test(URL.canParse(webhookUrl) ? new URL(webhookUrl).protocol : '')) {
-    throw new TypeError('webhookUrl must be an http: or https: URL');
-  }
+  assertWebhookOptions(options);
   if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function returning a Date');
+}
+
+/** The longest wait the sandbox schedules: an hour (a real service's longer ones would outlive any test). */
+const MAX_RETRY_DELAY_MS = 3_600_000;
+
+function assertWebhookOptions({
+  webhookUrl,
+  webhookRetryDelaysMs,
+  webhookTimeoutMs,
+  onWebhookAttempt,
+}: SandboxOptions) {
+  if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
+    throw new TypeError('webhookUrl must be an absolute http: or https: URL');
+  }
+  const isDelay = (ms: unknown) => Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= MAX_RETRY_DELAY_MS;
+  if (
+    webhookRetryDelaysMs !== undefined &&
+    !(Array.isArray(webhookRetryDelaysMs) && webhookRetryDelaysMs.length <= 20 && webhookRetryDelaysMs.every(isDelay))
+  ) {
+    throw new TypeError(`webhookRetryDelaysMs must be an array of at most 20 integers from 0 to ${MAX_RETRY_DELAY_MS}`);
+  }
+  if (webhookTimeoutMs !== undefined && !(isDelay(webhookTimeoutMs) && webhookTimeoutMs > 0)) {
+    throw new TypeError(`webhookTimeoutMs must be an integer from 1 to ${MAX_RETRY_DELAY_MS}`);
+  }
+  if (onWebhookAttempt !== undefined && typeof onWebhookAttempt !== 'function') {
+    throw new TypeError('onWebhookAttempt must be a function');
+  }
+}
+
+/** An absolute `http:` or `https:` URL (the command line checks `--webhook-url` with it too). */
+export function isWebhookUrl(url: unknown): url is string {
+  return typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 }
 
 /** Every option of a sandbox, with its default in place of what was left out. */
@@ -113,6 +173,9 @@ export interface SandboxSettings {
   payouts: readonly Record<string, unknown>[];
   paymentMethods: readonly Record<string, unknown>[];
   webhookUrl: string | undefined;
+  webhookRetryDelaysMs: readonly number[];
+  webhookTimeoutMs: number;
+  onWebhookAttempt: WebhookAttemptListener | undefined;
   now: () => Date;
 }
 
@@ -146,6 +209,9 @@ export function readOptions(given: SandboxOptions | undefined, serving: Serving 
     payouts: options.payouts ?? DEFAULT_PAYOUTS,
     paymentMethods: options.paymentMethods ?? DEFAULT_PAYMENT_METHODS,
     webhookUrl: options.webhookUrl,
+    webhookRetryDelaysMs: [...(options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS)],
+    webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    onWebhookAttempt: options.onWebhookAttempt,
     now: options.now ?? (() => new Date()),
   };
 }

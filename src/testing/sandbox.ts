@@ -1,4 +1,5 @@
 /** The handle of a sandbox: what {@link startSandbox} resolves to, and {@link createSandbox} returns with `fetch`. */
+import type { RedeliverOptions, ReleaseWebhooksOptions, WebhookDelivery } from './delivery-types.js';
 import type { Fault } from './faults.js';
 import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, TransferRecord } from './types.js';
 
@@ -6,9 +7,11 @@ import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, Tra
  * A running sandbox, returned by {@link startSandbox} (and, with `fetch`, by
  * {@link createSandbox}). After {@link Sandbox.close},
  * every helper that reads or changes its state (`balance`, `payCharge`,
- * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`) throws a
+ * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`,
+ * `redeliver`, `holdWebhooks`, `releaseWebhooks`) throws a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
- * `webhookFailures`) stay readable for assertions.
+ * `deliveries`, `webhookFailures`) stay readable for assertions, and
+ * `webhooksSettled()` resolves at once.
  */
 export interface Sandbox {
   /**
@@ -69,8 +72,68 @@ export interface Sandbox {
   readonly events: readonly SandboxEvent[];
   /** Every request received so far, oldest first, whatever became of it (a copy). */
   readonly requests: readonly RecordedRequest[];
-  /** Deliveries to {@link SandboxOptions.webhookUrl} that failed: network error, timeout or non-2xx answer. */
+  /**
+   * Failed webhook attempts (network error, timeout, non-2xx answer) across
+   * every delivery: the attempts in {@link Sandbox.deliveries} with `ok: false`.
+   * It grows with each failed retry; a delivery the sandbox gave up on has
+   * `state: 'failed'`.
+   */
   readonly webhookFailures: number;
+  /**
+   * Every webhook delivery so far, oldest first (copies): the event, each
+   * attempt's start, status or error and duration, and the delivery's state.
+   * Empty without {@link SandboxOptions.webhookUrl}.
+   */
+  readonly deliveries: readonly WebhookDelivery[];
+  /**
+   * Delivers a recorded event again, as a new delivery (`redelivery: true`)
+   * with its own retries; `times` and `concurrently` produce duplicates on
+   * purpose, to test a receiver's exactly-once handling. Throws a
+   * {@link SandboxError} when no event has that id or there is no webhook URL,
+   * and a `TypeError` for invalid options.
+   *
+   * @example
+   * ```ts
+   * const [created] = sandbox.events;
+   * sandbox.redeliver(created.id, { times: 2, concurrently: true }); // two at once
+   * await sandbox.webhooksSettled();
+   * ```
+   */
+  redeliver(eventId: string, options?: RedeliverOptions): void;
+  /**
+   * Holds new events unsent (they are not in `deliveries` yet) until
+   * {@link Sandbox.releaseWebhooks}, so they can be delivered out of order.
+   * {@link Sandbox.redeliver} is not held.
+   * Throws a {@link SandboxError} when there is no webhook URL.
+   */
+  holdWebhooks(): void;
+  /**
+   * Delivers the held events and stops holding: one at a time (each when the
+   * previous is delivered or failed) in the order asked, or all at once.
+   * Throws a {@link SandboxError} when there is no webhook URL.
+   *
+   * @example
+   * ```ts
+   * sandbox.holdWebhooks();
+   * await sandbox.payCharge(charge.id);
+   * sandbox.releaseWebhooks({ order: 'reversed' }); // succeeded arrives before created
+   * await sandbox.webhooksSettled();
+   * ```
+   */
+  releaseWebhooks(options?: ReleaseWebhooksOptions): void;
+  /**
+   * Resolves when no delivery is pending, retries included: at once when none
+   * is, and at `close()` (which abandons what is pending). Never rejects:
+   * failures are in {@link Sandbox.deliveries}. Held events are not waited for.
+   *
+   * @example
+   * ```ts
+   * await sandbox.payCharge(charge.id);
+   * await sandbox.webhooksSettled();
+   * expect(sandbox.deliveries.map((delivery) => delivery.state)).toEqual(['delivered', 'delivered']);
+   * ```
+   */
+  webhooksSettled(): Promise<void>;
   /** Every stored transfer, oldest first, in wire shape. */
   transfers(): readonly TransferRecord[];
   /**
@@ -90,7 +153,9 @@ export interface Sandbox {
   /**
    * Stops the server and destroys open connections, hung ones included (in
    * process: requests not yet answered reject with a `TypeError`, as a cut
-   * connection does). Safe to call twice. The helpers then throw a {@link SandboxError}.
+   * connection does). Safe to call twice. Pending webhook deliveries become
+   * `abandoned` (an attempt in flight is aborted, no retry comes) and held
+   * events are dropped. The helpers then throw a {@link SandboxError}.
    */
   close(): Promise<void>;
 }

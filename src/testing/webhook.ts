@@ -1,55 +1,55 @@
+/**
+ * One attempt at delivering an event: a POST with `fetch` under its own
+ * timeout. Only `fetch` and timers, so the same code serves a sandbox on a
+ * port and one in process, under fake timers too.
+ */
 import type { SandboxEvent } from './types.js';
 
-const DELIVERY_TIMEOUT_MS = 10_000;
+/** What an attempt came to: an answer's status, or why there was none. */
+export type AttemptOutcome = { status: number; error: null } | { status: null; error: string };
 
 /**
- * Fire-and-forget delivery of events to one URL. A failed delivery (network
- * error, timeout, non-2xx answer) is counted, never thrown: a webhook receiver
- * must not be able to break the API under test.
+ * POSTs `event` to `url` as JSON with its id in `lunas-event-id`. Resolves
+ * with the outcome, never rejects; resolves `undefined` when `abandon` aborts
+ * it (the sandbox is closing: no outcome to record).
  */
-export class WebhookSender {
-  readonly #url: string;
-  readonly #stop = new AbortController();
-  #failures = 0;
-
-  constructor(url: string) {
-    this.#url = url;
-  }
-
-  /** Deliveries that failed so far. */
-  get failures(): number {
-    return this.#failures;
-  }
-
-  /** Starts delivering `event`; the outcome is only counted. */
-  send(event: SandboxEvent): void {
-    if (this.#stop.signal.aborted) return;
-    const attempt = new AbortController();
-    const onStop = (): void => attempt.abort();
-    this.#stop.signal.addEventListener('abort', onStop, { once: true });
-    const timer = setTimeout(() => attempt.abort(), DELIVERY_TIMEOUT_MS);
-    timer.unref();
-    fetch(this.#url, {
+export async function attemptDelivery(
+  url: string,
+  event: SandboxEvent,
+  timeoutMs: number,
+  abandon: AbortSignal,
+): Promise<AttemptOutcome | undefined> {
+  const attempt = new AbortController();
+  const onAbandon = (): void => attempt.abort();
+  abandon.addEventListener('abort', onAbandon, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort();
+  }, timeoutMs);
+  try {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'lunas-event-id': event.id },
       body: JSON.stringify(event),
       signal: attempt.signal,
-    })
-      .then(async (response) => {
-        if (!response.ok) this.#failures++;
-        await response.body?.cancel();
-      })
-      .catch(() => {
-        if (!this.#stop.signal.aborted) this.#failures++;
-      })
-      .finally(() => {
-        clearTimeout(timer);
-        this.#stop.signal.removeEventListener('abort', onStop);
-      });
+      redirect: 'manual',
+    });
+    // The answer's body means nothing to the sender; cancelling it frees the connection.
+    await response.body?.cancel().catch(() => {});
+    return { status: response.status, error: null };
+  } catch (error) {
+    if (abandon.aborted) return undefined;
+    return { status: null, error: timedOut ? `timed out after ${timeoutMs} ms` : describeFetchError(error) };
+  } finally {
+    clearTimeout(timer);
+    abandon.removeEventListener('abort', onAbandon);
   }
+}
 
-  /** Abandons deliveries in flight; the sandbox is shutting down. */
-  close(): void {
-    this.#stop.abort();
-  }
+/** Node's `fetch failed` says nothing; its cause (`connect ECONNREFUSED 127.0.0.1:9`) does. */
+function describeFetchError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause ? `${error.message} (${cause})` : error.message;
 }

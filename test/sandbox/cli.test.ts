@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sleep } from '../helpers/waiting.js';
+import { webhookReceiver } from './webhook-receiver.js';
 
 const TSX = 'node_modules/.bin/tsx';
 const CLI = 'src/testing/cli.ts';
@@ -23,14 +24,31 @@ function run(args: string[]) {
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
-async function waitForUrl(output: () => { stdout: string }, ms = 15_000): Promise<string> {
+/** Waits until stdout matches `pattern`; resolves to its first group. */
+async function waitForOutput(output: () => { stdout: string }, pattern: RegExp, ms = 15_000): Promise<string> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output().stdout);
-    if (match?.[1]) return match[1];
-    if (Date.now() > deadline) throw new Error(`no URL printed: ${output().stdout}`);
+    const match = pattern.exec(output().stdout);
+    if (match) return match[1] ?? match[0];
+    if (Date.now() > deadline) throw new Error(`${String(pattern)} not printed: ${output().stdout}`);
     await sleep(25);
   }
+}
+
+const waitForUrl = (output: () => { stdout: string }) =>
+  waitForOutput(output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+
+/** Two waits of up to 15 s each (start, then the delivery's line) under a loaded machine's slow tsx start. */
+const CLI_WEBHOOK_TEST_MS = 45_000;
+
+/** Creates a charge on the command's sandbox, which records (and delivers) `payment_charge.created`. */
+async function createCharge(url: string): Promise<void> {
+  const response = await fetch(`${url}/v1/payments/charges`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk_test_sandbox', 'content-type': 'application/json' },
+    body: JSON.stringify({ payment_method: 'qris', amount: 10_000 }),
+  });
+  expect(response.status).toBe(200);
 }
 
 describe('lunas-sandbox CLI', () => {
@@ -65,16 +83,72 @@ describe('lunas-sandbox CLI', () => {
     expect(code).toBe(0);
     expect(cli.output().stdout).toContain('Usage: lunas-sandbox');
     expect(cli.output().stdout).toContain('--api-key');
+    expect(cli.output().stdout).toContain('--webhook-url <url>');
   });
 
-  it.each([[['--port', 'abc']], [['--port', '70000']], [['--verbose']], [['extra']]])(
-    'refuses %j with exit code 2 and a message on stderr',
-    async (args) => {
-      const cli = run(args);
-      const [code] = await cli.exited;
-      expect(code).toBe(2);
-      expect(cli.output().stderr).toMatch(/^lunas-sandbox: /);
-      expect(cli.output().stdout).toBe('');
+  it(
+    '--webhook-url delivers events, printing a line per failed attempt and one per delivery',
+    async () => {
+      const hook = await webhookReceiver((index) => (index === 0 ? 500 : 204));
+      const cli = run(['--webhook-url', hook.url, '--webhook-retry-delays', '10']);
+      const url = await waitForUrl(cli.output);
+      expect(cli.output().stdout).toContain(`Webhooks: ${hook.url}\n`);
+      await createCharge(url);
+      const delivered = await waitForOutput(cli.output, /^webhook \S+ \S+ delivered: .*$/m);
+      const lines = cli
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.startsWith('webhook '));
+      const eventId = hook.received[0]?.event.id as string;
+      expect(lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^webhook payment_charge\\.created ${eventId} attempt 1 failed: HTTP 500 \\(\\d+ ms\\); retrying in 10 ms$`,
+          ),
+        ),
+        delivered,
+      ]);
+      expect(delivered).toMatch(
+        new RegExp(`^webhook payment_charge\\.created ${eventId} delivered: HTTP 204, 2 attempts, \\d+ ms$`),
+      );
+      expect(hook.received).toHaveLength(2);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited)[0]).toBe(0);
     },
+    CLI_WEBHOOK_TEST_MS,
   );
+
+  it(
+    'says when it gives up on a delivery',
+    async () => {
+      const hook = await webhookReceiver(() => 503);
+      const cli = run([`--webhook-url=${hook.url}`, '--webhook-retry-delays=']);
+      await createCharge(await waitForUrl(cli.output));
+      const failed = await waitForOutput(cli.output, /^webhook \S+ \S+ failed: .*$/m);
+      expect(failed).toMatch(/^webhook payment_charge\.created evt_\w+ failed: HTTP 503, 1 attempt, \d+ ms$/);
+      expect(cli.output().stdout).toMatch(/attempt 1 failed: HTTP 503 \(\d+ ms\); giving up\n/);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited)[0]).toBe(0);
+    },
+    CLI_WEBHOOK_TEST_MS,
+  );
+
+  it.each([
+    [['--port', 'abc']],
+    [['--port', '70000']],
+    [['--verbose']],
+    [['extra']],
+    [['--webhook-url', 'localhost:3000/hooks']],
+    [['--webhook-url', 'ftp://127.0.0.1/hooks']],
+    [['--webhook-url']],
+    [['--webhook-retry-delays', 'soon']],
+    [['--webhook-retry-delays', '-5']],
+    [['--webhook-retry-delays', '99999999']],
+  ])('refuses %j with exit code 2 and a message on stderr', async (args) => {
+    const cli = run(args);
+    const [code] = await cli.exited;
+    expect(code).toBe(2);
+    expect(cli.output().stderr).toMatch(/^lunas-sandbox: /);
+    expect(cli.output().stdout).toBe('');
+  });
 });

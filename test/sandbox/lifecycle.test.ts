@@ -196,10 +196,11 @@ describe('webhook delivery', () => {
 
   it('counts failed deliveries without disturbing the API', async () => {
     const hook = await receiver(500);
-    const box = await sandbox({ webhookUrl: hook.url });
+    const box = await sandbox({ webhookUrl: hook.url, webhookRetryDelaysMs: [] });
     const response = await createCharge(box);
     expect(response.status).toBe(200);
-    await eventually(() => box.webhookFailures === 1);
+    await box.webhooksSettled();
+    expect(box.webhookFailures).toBe(1);
     expect(hook.received).toHaveLength(1);
   });
 
@@ -207,8 +208,9 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     receivers.pop()?.close();
     await sleep(20);
-    const box = await sandbox({ webhookUrl: hook.url });
+    const box = await sandbox({ webhookUrl: hook.url, webhookRetryDelaysMs: [] });
     expect((await createCharge(box)).status).toBe(200);
-    await eventually(() => box.webhookFailures === 1);
+    await box.webhooksSettled();
+    expect(box.webhookFailures).toBe(1);
   });
 });

@@ -98,11 +98,18 @@ describe('startSandbox options', () => {
       seedCharges: [1],
       addPayouts: [[{ id: 'po_after_close', amount: '1.00' }]],
       inject: [{ kind: 'status', status: 503 }],
+      redeliver: ['evt_any'],
     };
+    // webhooksSettled waits on the records, which outlive the sandbox: nothing is pending after close.
+    await box.webhooksSettled();
     const helpers = Object.keys(box).filter(
-      (name) => name !== 'close' && typeof (box as unknown as Record<string, unknown>)[name] === 'function',
+      (name) =>
+        !['close', 'webhooksSettled'].includes(name) &&
+        typeof (box as unknown as Record<string, unknown>)[name] === 'function',
     );
-    expect(helpers).toEqual(expect.arrayContaining([...Object.keys(validArguments), 'transfers', 'clearFaults']));
+    expect(helpers).toEqual(
+      expect.arrayContaining([...Object.keys(validArguments), 'transfers', 'clearFaults', 'redeliver', 'holdWebhooks']),
+    );
     for (const helper of helpers) {
       const act = (box as unknown as Record<string, (...args: unknown[]) => unknown>)[helper]!;
       let error: unknown;
@@ -126,6 +133,7 @@ describe('startSandbox options', () => {
     expect(box.requests).toHaveLength(1);
     expect(box.events.map((event) => event.type)).toEqual(['payment_charge.created']);
     expect(box.webhookFailures).toBe(0);
+    expect(box.deliveries).toEqual([]);
     await box.close();
   });
 
@@ -153,6 +161,9 @@ describe('startSandbox options', () => {
     ['Port', 'port'],
     ['acount', 'account'],
     ['payment_methods', 'paymentMethods'],
+    ['webhookRetryDelays', 'webhookRetryDelaysMs'],
+    ['webhook_timeout_ms', 'webhookTimeoutMs'],
+    ['onWebhookAttempts', 'onWebhookAttempt'],
   ])('rejects the unknown option %s, naming %s, and starts nothing', async (given, known) => {
     const options = { [given]: undefined } as SandboxOptions;
     await expect(startSandbox(options)).rejects.toThrow(
@@ -169,7 +180,8 @@ describe('startSandbox options', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(error!.message).toBe(
       `Unknown sandbox option "verbose\\n${'x'.repeat(32)}…"; known sandbox options: ` +
-        'apiKey, port, accounts, account, payouts, paymentMethods, webhookUrl, now',
+        'apiKey, port, accounts, account, payouts, paymentMethods, webhookUrl, webhookRetryDelaysMs, ' +
+        'webhookTimeoutMs, onWebhookAttempt, now',
     );
   });
 
@@ -210,6 +222,16 @@ describe('startSandbox options', () => {
     ['an unknown caller account', { account: 'acc_nobody' }],
     ['a webhook URL that is not http', { webhookUrl: 'ftp://example.com' }],
     ['a webhook URL that is not a URL', { webhookUrl: 'not a url' }],
+    ['a relative webhook URL', { webhookUrl: '/hooks' }],
+    ['a webhook URL that is not a string', { webhookUrl: new URL('http://127.0.0.1/') as unknown as string }],
+    ['retry delays that are not an array', { webhookRetryDelaysMs: 1000 as unknown as number[] }],
+    ['a negative retry delay', { webhookRetryDelaysMs: [-1] }],
+    ['a fractional retry delay', { webhookRetryDelaysMs: [1.5] }],
+    ['a retry delay over an hour', { webhookRetryDelaysMs: [3_600_001] }],
+    ['more than 20 retries', { webhookRetryDelaysMs: Array<number>(21).fill(1) }],
+    ['a zero webhook timeout', { webhookTimeoutMs: 0 }],
+    ['a webhook timeout that is a string', { webhookTimeoutMs: '100' as unknown as number }],
+    ['an onWebhookAttempt that is not a function', { onWebhookAttempt: 'log' as unknown as () => void }],
     ['payouts that are not objects', { payouts: [1 as unknown as Record<string, unknown>] }],
   ])('rejects %s', async (_name, options) => {
     await expect(startSandbox(options)).rejects.toThrow(TypeError);

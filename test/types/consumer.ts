@@ -164,3 +164,19 @@ export async function withInProcessSandbox(): Promise<string> {
   await sandbox.close();
   return charge.id;
 }
+
+/** Webhook deliveries: the records are typed, and the helpers' options closed. */
+export async function withDeliveries(): Promise<string[]> {
+  const sandbox = await startSandbox({ webhookUrl: 'http://127.0.0.1:3000/hooks', webhookRetryDelaysMs: [10] });
+  try {
+    sandbox.holdWebhooks();
+    // @ts-expect-error: the orders are 'recorded' and 'reversed'
+    sandbox.releaseWebhooks({ order: 'shuffled' });
+    // @ts-expect-error: the option is `times`
+    sandbox.redeliver('evt_1', { count: 2 });
+    await sandbox.webhooksSettled();
+    return sandbox.deliveries.map((delivery) => `${delivery.eventType} ${delivery.state}`);
+  } finally {
+    await sandbox.close();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The whole development loop in one program, with no account and no network:
+ * a sandbox delivers webhooks to a receiver in this same process; the SDK
+ * creates a charge, the customer pays, and the receiver confirms the event
+ * with the API and fulfils the order exactly once, even when the event comes
+ * twice.
+ * Run: npx tsx examples/dev-loop.ts
+ */
+import { createServer } from 'node:http';
+import { Client } from 'lunas-sdk';
+import { startSandbox } from 'lunas-sdk/testing';
+
+// 1. Your webhook endpoint. Here a node:http server; in your app, your route.
+//    An event is only a hint: confirm() reads the charge it names from the API.
+const fulfilledOrders = new Set<string>(); // stands in for your database
+const receiver = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', async () => {
+    try {
+      const { event, charge } = await client.webhooks.confirm(Buffer.concat(chunks));
+      console.log(`received ${event.type}: ${charge?.id} is ${charge?.status}`);
+      // Keyed on the charge: a repeated or late event must not fulfil the order twice.
+      if (charge?.status === 'success' && !fulfilledOrders.has(charge.id)) {
+        fulfilledOrders.add(charge.id);
+        console.log(`fulfilled ${charge.client_reference_id} (${charge.id})`);
+      }
+      response.writeHead(204).end(); // 2xx: handled, do not send it again
+    } catch (error) {
+      console.error(`could not confirm the event: ${String(error)}`);
+      response.writeHead(503).end(); // not handled: the sandbox retries, as the service would
+    }
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const { port } = receiver.address() as { port: number };
+const webhookUrl = `http://127.0.0.1:${port}/webhooks/lunas`;
+console.log(`Receiver listening on ${webhookUrl}`);
+
+// 2. A sandbox that POSTs every event to the receiver, retrying when it fails.
+const sandbox = await startSandbox({ webhookUrl });
+const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
+
+try {
+  // 3. Create a charge as your checkout would. Amounts are rupiah: 25000 is Rp 25,000.
+  const charge = await client.charges.create({
+    payment_method: 'qris',
+    amount: 25_000,
+    client_reference_id: 'order-42',
+  });
+  console.log(`Charge ${charge.id}: ${charge.amount} ${charge.currency}, ${charge.status}`);
+
+  // 4. The customer pays (the sandbox stands in for them), then wait for the
+  //    webhooks to be delivered: no polling, no sleep.
+  await sandbox.payCharge(charge.id);
+  await sandbox.webhooksSettled();
+
+  // 5. Every delivery is recorded: event, attempts, statuses, timings.
+  for (const delivery of sandbox.deliveries) {
+    const statuses = delivery.attempts.map((attempt) => attempt.status ?? attempt.error).join(', ');
+    console.log(`delivery of ${delivery.eventType}: ${delivery.state} (${statuses})`);
+  }
+
+  // 6. The service may deliver an event twice: make it happen, and check the order is still fulfilled once.
+  const succeeded = sandbox.events.find((event) => event.type === 'payment_charge.succeeded');
+  if (succeeded) sandbox.redeliver(succeeded.id);
+  await sandbox.webhooksSettled();
+  console.log(`orders fulfilled: ${fulfilledOrders.size}`);
+
+  // 7. The API agrees: the charge is paid.
+  const paid = await client.charges.retrieve(charge.id);
+  console.log(`Charge ${paid.id} is ${paid.status}, paid at ${paid.paid_at}`);
+} finally {
+  await sandbox.close();
+  receiver.close();
+}

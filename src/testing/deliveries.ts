@@ -1,0 +1,228 @@
+/**
+ * Webhook deliveries: each event POSTed to the webhook URL, retried on a
+ * schedule when the endpoint fails, and every attempt recorded. A receiver
+ * cannot break the API under test: nothing here throws into the code that
+ * recorded the event.
+ */
+import type {
+  RedeliverOptions,
+  ReleaseWebhooksOptions,
+  WebhookAttemptListener,
+  WebhookDelivery,
+} from './delivery-types.js';
+import { SandboxError } from './errors.js';
+import { checkOptionNames } from './option-names.js';
+import type { SandboxEvent } from './types.js';
+import { type AttemptOutcome, attemptDelivery } from './webhook.js';
+
+/** How deliveries are made: where to, when to retry, how long an attempt may take, who hears of each. */
+export interface DeliverySettings {
+  url: string | undefined;
+  /** The waits before the second, third... attempt; its length is the number of retries. */
+  retryDelaysMs: readonly number[];
+  timeoutMs: number;
+  onAttempt: WebhookAttemptListener | undefined;
+}
+
+const MAX_REDELIVERIES = 100;
+
+/** The deliveries of one sandbox. */
+export class WebhookDeliveries {
+  readonly #settings: DeliverySettings;
+  readonly #records: WebhookDelivery[] = [];
+  readonly #events = new Map<string, SandboxEvent>();
+  /** What `close()` calls: one per attempt in flight and per wait for a retry (no listener pile-up on one signal). */
+  readonly #cancels = new Set<() => void>();
+  #closed = false;
+  readonly #onSettled: (() => void)[] = [];
+  /** Events recorded since `hold()`, not yet delivered; `undefined` when not holding. */
+  #held: SandboxEvent[] | undefined;
+
+  constructor(settings: DeliverySettings) {
+    this.#settings = settings;
+  }
+
+  /** Copies of every delivery, oldest first. */
+  get all(): WebhookDelivery[] {
+    return this.#records.map(copyDelivery);
+  }
+
+  /** Attempts that failed (network error, timeout, non-2xx), across every delivery. */
+  get failedAttempts(): number {
+    return this.#records.reduce((count, record) => count + record.attempts.filter((attempt) => !attempt.ok).length, 0);
+  }
+
+  /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no URL). */
+  send(event: SandboxEvent): void {
+    this.#events.set(event.id, event);
+    if (this.#settings.url === undefined || this.#closed) return;
+    if (this.#held) this.#held.push(event);
+    else this.#start([event], false, true);
+  }
+
+  /** New deliveries of a recorded event (`Sandbox.redeliver`): options checked first, nothing sent on a bad one. */
+  redeliver(eventId: unknown, options: RedeliverOptions | undefined): void {
+    if (typeof eventId !== 'string') throw new TypeError('eventId must be a string, the id of a recorded event');
+    const { times = 1, concurrently = false } = readHelperOptions(options, [
+      'times',
+      'concurrently',
+    ]) as RedeliverOptions;
+    if (!(Number.isInteger(times) && times >= 1 && times <= MAX_REDELIVERIES)) {
+      throw new TypeError(`times must be an integer from 1 to ${MAX_REDELIVERIES}`);
+    }
+    checkConcurrently(concurrently);
+    const event = this.#events.get(eventId);
+    if (event === undefined) throw new SandboxError(`No event ${JSON.stringify(eventId)} was recorded by this sandbox`);
+    this.#requireUrl('redeliver');
+    this.#start(
+      Array.from({ length: times }, () => event),
+      true,
+      concurrently,
+    );
+  }
+
+  /** From now on, new events wait unsent (and out of `all`) until `release()`. */
+  hold(): void {
+    this.#requireUrl('holdWebhooks');
+    this.#held ??= [];
+  }
+
+  /** Delivers the held events in the order asked, and stops holding (`Sandbox.releaseWebhooks`). */
+  release(options: ReleaseWebhooksOptions | undefined): void {
+    const { order = 'recorded', concurrently = false } = readHelperOptions(options, [
+      'order',
+      'concurrently',
+    ]) as ReleaseWebhooksOptions;
+    if (order !== 'recorded' && order !== 'reversed') throw new TypeError("order must be 'recorded' or 'reversed'");
+    checkConcurrently(concurrently);
+    this.#requireUrl('releaseWebhooks');
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    this.#start(order === 'reversed' ? held.reverse() : held, false, concurrently);
+  }
+
+  /** Resolves once no delivery is pending; at once when none is. Held events are not waited for. */
+  settled(): Promise<void> {
+    if (!this.#records.some(({ state }) => state === 'pending')) return Promise.resolve();
+    return new Promise((resolve) => this.#onSettled.push(resolve));
+  }
+
+  /** Abandons every pending delivery and held event: attempts in flight are aborted, retries never come. */
+  close(): void {
+    this.#closed = true;
+    this.#held = undefined;
+    for (const cancel of this.#cancels) cancel();
+    this.#cancels.clear();
+    for (const record of this.#records) {
+      if (record.state !== 'pending') continue;
+      record.state = 'abandoned';
+      record.retryAt = null;
+    }
+    this.#settleWaiters();
+  }
+
+  #requireUrl(helper: string): void {
+    if (this.#settings.url === undefined) {
+      throw new SandboxError(`${helper}() needs a webhook URL: start the sandbox with the webhookUrl option`);
+    }
+  }
+
+  /** Records a pending delivery per event at once (so `settled()` waits for all), then runs them. */
+  #start(events: readonly SandboxEvent[], redelivery: boolean, concurrently: boolean): void {
+    const runs = events.map((event) => {
+      const record: WebhookDelivery = {
+        eventId: event.id,
+        eventType: event.type,
+        redelivery,
+        state: 'pending',
+        attempts: [],
+        retryAt: null,
+      };
+      this.#records.push(record);
+      return () => this.#run(record, event);
+    });
+    if (concurrently) for (const run of runs) void run();
+    else void runs.reduce<Promise<void>>((previous, run) => previous.then(run), Promise.resolve());
+  }
+
+  /** Attempts until a 2xx, the end of the schedule, or `close()`. Never rejects. */
+  async #run(record: WebhookDelivery, event: SandboxEvent): Promise<void> {
+    const { url, retryDelaysMs, timeoutMs } = this.#settings;
+    for (let retry = 0; record.state === 'pending' && url !== undefined; retry++) {
+      const startedAt = new Date();
+      const outcome = await this.#attempt(url, event, timeoutMs);
+      if (outcome === undefined || record.state !== 'pending') break;
+      const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+      const endedAt = Date.now();
+      record.attempts.push({ startedAt, durationMs: endedAt - startedAt.getTime(), ...outcome, ok });
+      const delay = ok ? undefined : retryDelaysMs[retry];
+      record.state = ok ? 'delivered' : delay === undefined ? 'failed' : 'pending';
+      record.retryAt = delay === undefined ? null : new Date(endedAt + delay);
+      this.#report(record);
+      if (delay !== undefined && !(await this.#wait(delay))) break;
+      record.retryAt = null;
+    }
+    this.#settleWaiters();
+  }
+
+  /** One attempt, aborted by `close()` (then `undefined`: no outcome to record). */
+  async #attempt(url: string, event: SandboxEvent, timeoutMs: number): Promise<AttemptOutcome | undefined> {
+    if (this.#closed) return undefined;
+    const abandon = new AbortController();
+    const cancel = (): void => abandon.abort();
+    this.#cancels.add(cancel);
+    try {
+      return await attemptDelivery(url, event, timeoutMs, abandon.signal);
+    } finally {
+      this.#cancels.delete(cancel);
+    }
+  }
+
+  /** Resolves `true` after `ms`, or `false` at once when the sandbox closes first. */
+  #wait(ms: number): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const cancel = (): void => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.#cancels.delete(cancel);
+        resolve(true);
+      }, ms);
+      this.#cancels.add(cancel);
+    });
+  }
+
+  /** Tells the listener, whose mistakes must not stop the delivery. */
+  #report(record: WebhookDelivery): void {
+    const listener = this.#settings.onAttempt;
+    if (listener === undefined) return;
+    try {
+      void Promise.resolve(listener(copyDelivery(record))).catch(() => {});
+    } catch {
+      // A throwing listener loses its report, not the delivery.
+    }
+  }
+
+  #settleWaiters(): void {
+    if (this.#records.some(({ state }) => state === 'pending')) return;
+    for (const resolve of this.#onSettled.splice(0)) resolve();
+  }
+}
+
+function copyDelivery(record: WebhookDelivery): WebhookDelivery {
+  return structuredClone(record);
+}
+
+function readHelperOptions(options: object | undefined, names: readonly string[]): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError('options must be an object');
+  }
+  return checkOptionNames(options, names);
+}
+
+function checkConcurrently(concurrently: unknown): void {
+  if (typeof concurrently !== 'boolean') throw new TypeError('concurrently must be a boolean');
+}

@@ -1,0 +1,40 @@
+/** The `lunas-sandbox` command's lines about webhook deliveries, one report per attempt. */
+import type { WebhookAttempt, WebhookDelivery } from './delivery-types.js';
+
+/**
+ * The lines to print after an attempt of `delivery` (its last one): a line
+ * for a failed attempt, saying when it is retried, then a line for the
+ * delivery once it is delivered or given up.
+ */
+export function deliveryLines(delivery: WebhookDelivery): string[] {
+  const attempt = delivery.attempts.at(-1);
+  if (attempt === undefined) return [];
+  const count = delivery.attempts.length;
+  const subject = `webhook ${delivery.eventType} ${delivery.eventId}${delivery.redelivery ? ' (redelivery)' : ''}`;
+  const lines: string[] = [];
+  if (!attempt.ok) {
+    const next =
+      delivery.retryAt === null
+        ? 'giving up'
+        : `retrying in ${formatMs(delivery.retryAt.getTime() - attempt.startedAt.getTime() - attempt.durationMs)}`;
+    lines.push(`${subject} attempt ${count} failed: ${outcome(attempt)} (${attempt.durationMs} ms); ${next}`);
+  }
+  if (delivery.state === 'pending') return lines;
+  const first = delivery.attempts[0]!;
+  const elapsed = attempt.startedAt.getTime() + attempt.durationMs - first.startedAt.getTime();
+  const attempts = `${count} attempt${count === 1 ? '' : 's'}`;
+  lines.push(`${subject} ${delivery.state}: ${outcome(attempt)}, ${attempts}, ${elapsed} ms`);
+  return lines;
+}
+
+function outcome(attempt: WebhookAttempt): string {
+  return attempt.status === null ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status}`;
+}
+
+/** `250 ms`, `1 s`, `2 min`: the schedule's delays as a person reads them. */
+function formatMs(ms: number): string {
+  const rounded = Math.max(0, Math.round(ms));
+  if (rounded < 1_000) return `${rounded} ms`;
+  if (rounded < 60_000 || rounded % 60_000 !== 0) return `${Math.round(rounded / 100) / 10} s`;
+  return `${rounded / 60_000} min`;
+}
