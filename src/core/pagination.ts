@@ -52,6 +52,11 @@ export interface PageSource<T> extends WalkContext {
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
+  static {
+    // The builds name a class that refers to itself `_Page`; stack traces and inspect show this one.
+    Object.defineProperty(this, 'name', { value: 'Page' });
+  }
+
   /** The items of this page, in the list's order. */
   readonly data: T[];
   /** The page number (1-based); always the one requested (another is a `ResponseValidationError`). */

@@ -68,7 +68,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
   async *#walk(lookAhead: ((page: WalkedPage) => boolean) | undefined): AsyncGenerator<T, void, undefined> {
     if (this.#open === undefined) {
       throw new RequestValidationError({
-        since: ['since() needs a list ordered newest first (charges, transfers); this list has no documented order'],
+        since: ['since() needs a list ordered newest first (charges, transfers); this one has no documented order'],
       });
     }
     const since = Date.parse(validate(sinceParams, { since: this.#time }).since);
@@ -97,7 +97,7 @@ function unplaceable(item: unknown): LunasError {
   >;
   const name = typeof id === 'string' ? `item ${describeValue(id)}` : 'an item without an id';
   return new LunasError(
-    `A walk since a time met ${name} whose created_at is not a time (${describeGiven(created)}): it cannot ` +
-      `tell whether the item belongs, so it stopped. Walk the list without since() to see every item.`,
+    `since(): ${name} has a created_at that is not a time (${describeGiven(created)}), so the walk ` +
+      `stopped rather than guess; walk without since() to see every item`,
   );
 }
