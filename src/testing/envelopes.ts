@@ -4,8 +4,48 @@
  * `error`.
  */
 
+/** The service's answer to a call that succeeded. */
+export interface SuccessEnvelope<T> {
+  /** Always `success`. */
+  status: 'success';
+  /** The object, or a list's items. */
+  data: T;
+}
+
+/** One page of a list, as the service sends it. */
+export interface ListPageEnvelope<T> extends SuccessEnvelope<T[]> {
+  /** The page number, 1-based. */
+  page: number;
+  /** The page size applied. */
+  page_size: number;
+  /** The items across all pages. */
+  total_items: number;
+}
+
+/** A `fail` envelope's data when it carries one message rather than fields. */
+export interface FailMessage {
+  /** What failed, e.g. `Charge not found`. */
+  message: string;
+}
+
+/** The service's answer to a request it refused (400, 404). */
+export interface FailEnvelope {
+  /** Always `fail`. */
+  status: 'fail';
+  /** Field names (dotted for nested fields) to messages, or one message. */
+  data: Record<string, string[]> | FailMessage;
+}
+
+/** The service's answer to a call that failed on its side (5xx). */
+export interface ErrorEnvelope {
+  /** Always `error`. */
+  status: 'error';
+  /** What went wrong. */
+  message: string;
+}
+
 /** `{ status: 'success', data }`: the answer of a create or a retrieve. */
-export function successEnvelope<T>(data: T): { status: 'success'; data: T } {
+export function successEnvelope<T>(data: T): SuccessEnvelope<T> {
   return { status: 'success', data };
 }
 
@@ -27,10 +67,7 @@ export interface PageFields {
  * HttpResponse.json(pageEnvelope([fakeCharge(), fakeCharge()], { page_size: 10 }));
  * ```
  */
-export function pageEnvelope<T>(
-  data: T[],
-  fields: PageFields = {},
-): { status: 'success'; data: T[]; page: number; page_size: number; total_items: number } {
+export function pageEnvelope<T>(data: T[], fields: PageFields = {}): ListPageEnvelope<T> {
   if (!Array.isArray(data)) throw new TypeError('A page envelope takes an array of items');
   const { page = 1, page_size = Math.max(data.length, 1), total_items = data.length } = fields;
   for (const [name, value] of Object.entries({ page, page_size, total_items })) {
@@ -49,10 +86,7 @@ export function pageEnvelope<T>(
  * HttpResponse.json(failEnvelope({ 'customer_details.email': 'Invalid email format' }), { status: 400 });
  * ```
  */
-export function failEnvelope(fields: Record<string, string | string[]> | string): {
-  status: 'fail';
-  data: Record<string, string[]> | { message: string };
-} {
+export function failEnvelope(fields: Record<string, string | string[]> | string): FailEnvelope {
   if (typeof fields === 'string') return { status: 'fail', data: { message: fields } };
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
     throw new TypeError('A fail envelope takes a map of field names to messages, or one message');
@@ -69,7 +103,7 @@ export function failEnvelope(fields: Record<string, string | string[]> | string)
 }
 
 /** `{ status: 'error', message }`: a server-side failure, as a 5xx carries it. */
-export function errorEnvelope(message: string): { status: 'error'; message: string } {
+export function errorEnvelope(message: string): ErrorEnvelope {
   if (typeof message !== 'string') throw new TypeError('An error envelope takes a message string');
   return { status: 'error', message };
 }

@@ -25,6 +25,7 @@ export interface ChargeOverrides extends Partial<
   customer_details?: CustomerOverrides | null;
   /** Merged into the default virtual account of a `virtual_account` charge. */
   payment_method_options?: {
+    /** The virtual account's `account_name` and `account_number`. */
     virtual_account?: Partial<NonNullable<ChargeRecord['payment_method_options']>['virtual_account']>;
   };
 }

@@ -32,7 +32,7 @@ export { SandboxError };
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
 export type { SandboxOptions } from './options.js';
 export { fakeCharge, fakeTransfer, type ChargeOverrides, type TransferOverrides } from './factories.js';
-export { errorEnvelope, failEnvelope, pageEnvelope, type PageFields, successEnvelope } from './envelopes.js';
+export * from './envelopes.js';
 export type { Sandbox } from './sandbox.js';
 export type {
   ChargeCreateBody,
