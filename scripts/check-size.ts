@@ -24,9 +24,13 @@
 // rebuilt from safe parts (+0.49 KB); together 29,668 B after the merge (+1.67 KB).
 // Issue 17's redesign, merged: 29,702 B (+48 B: the one call shape's keys, what
 // to send read from own properties so a polluted Object.prototype is never sent).
+// Issue 18's walks: 30,424 B (+714 B: since(time) on the newest-first lists with its
+// checks and messages, toArray shared by both walks and what inspect prints of a
+// PagePromise, 561 B; the real names of Client and Page in the builds, 23 B; a
+// response issue saying "missing" or the kind that came, 130 B).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 29_750;
+const GZIP_BUDGET_BYTES = 30_464;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

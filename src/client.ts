@@ -24,6 +24,11 @@ export type { ClientOptions } from './core/client-options.js';
  * ```
  */
 export class Client {
+  static {
+    // The builds name a class that refers to itself `_Client`; stack traces and inspect show this one.
+    Object.defineProperty(this, 'name', { value: 'Client' });
+  }
+
   /** Payment charges: create, retrieve, list. */
   readonly charges: Charges;
   /** Transfers between platform accounts: create, list. */

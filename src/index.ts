@@ -35,6 +35,8 @@ export {
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/log.js';
 export { Page, type PageEnvelope, PagePromise } from './core/pagination.js';
+export { NewestFirstPagePromise } from './core/newest-first.js';
+export { SinceWalk } from './core/since-walk.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { GetOptions, ListParams, PostOptions, QueryParams } from './core/api.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';

@@ -49,6 +49,8 @@ export declare function fulfil(orderId: string | null | undefined): void;
 export declare function cancel(orderId: string | null | undefined): void;
 export declare function recordRefund(refundId: string): void;
 export declare function handle(charge: Charge): Promise<void>;
+/** The reader's reconciliation of one charge. */
+export declare function reconcile(charge: Charge): void;
 /** The shop's order store, which its webhook handler updates. */
 export declare const orders: {
   statusOf(chargeId: string): Promise<string>;

@@ -1,9 +1,12 @@
 // One process, two copies of lunas-sdk, as a bundler or a mixed ESM/CommonJS
 // application loads them: the ESM build through `import`, the CommonJS build
 // through `require`. An error thrown by either copy's client is an instance of
-// the other copy's classes, and of none it does not belong to.
+// the other copy's classes, and of none it does not belong to. Each build keeps
+// the classes' real names (a bundler renames a class that refers to itself,
+// `_Client`), in `constructor.name`, stack traces and `util.inspect`.
 /* global console, process, setTimeout, clearTimeout */
 import { createRequire } from 'node:module';
+import { inspect } from 'node:util';
 import * as esm from 'lunas-sdk';
 import { startSandbox } from 'lunas-sdk/testing';
 
@@ -36,6 +39,31 @@ try {
     const invalid = await client.charges.create({ payment_method: 'qris', amount: 0 }).catch((error) => error);
     assert(invalid instanceof other.RequestValidationError, `${direction}: not a RequestValidationError: ${invalid}`);
     assert(!(invalid instanceof other.APIError), `${direction}: a validation error is not an APIError`);
+  }
+  for (const [build, label] of [
+    [esm, 'ESM'],
+    [cjs, 'CJS'],
+  ]) {
+    const client = new build.Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, maxRetries: 0 });
+    assert(client.constructor.name === 'Client', `${label}: the client's class is named ${client.constructor.name}`);
+    const page = await client.charges.list({ pagesize: 1 });
+    assert(page.constructor.name === 'Page', `${label}: a page's class is named ${page.constructor.name}`);
+    assert(inspect(page).startsWith('Page {'), `${label}: a page inspects as ${inspect(page)}`);
+    const list = inspect(client.payouts.list({ pagesize: 5 }));
+    assert(
+      list.startsWith('PagePromise { GET /v1/payouts, page 1, pagesize 5'),
+      `${label}: a list inspects as ${list}`,
+    );
+    const refused = (() => {
+      try {
+        return new build.Client({ apiKey: sandbox.apiKey, baseURL: 'ftp://lunas.test' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    assert(refused.name === 'LunasError', `${label}: the error is named ${refused.name}`);
+    assert(/\bClient\b/.test(refused.stack), `${label}: the stack does not name Client: ${refused.stack}`);
+    assert(!/\b_[A-Z]\w*/.test(refused.stack), `${label}: a renamed class in the stack: ${refused.stack}`);
   }
   assert(!(new Error('plain') instanceof esm.LunasError), 'a plain Error is not a LunasError');
   class MerchantError extends cjs.LunasError {}

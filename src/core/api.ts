@@ -6,7 +6,8 @@
  */
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
-import { type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
+import { NewestFirstPagePromise } from './newest-first.js';
+import { type Listing, type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
 import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
@@ -119,9 +120,23 @@ export class API {
     return this.#send('POST', path, request, checkRequestOptions(options));
   }
 
-  /** GET a list, as a {@link PagePromise} that can walk every page. */
+  /**
+   * GET a list, as a {@link PagePromise} that can walk every page; a
+   * newest-first list's can also walk back to a time (`since`).
+   */
+  list<T>(
+    path: ResourcePath,
+    request: ListRequest<T> & { order: 'newest-first' },
+    options?: RequestOptions | null,
+  ): NewestFirstPagePromise<T>;
+  list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T>;
   list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T> {
-    return new PagePromise(async () => {
+    const listing: Listing = {
+      order: request.order,
+      describe: () => describeListing(redact(`GET /${path.relative}`, this.#transport.secret), request.params),
+    };
+    const Kind = request.order === 'newest-first' ? NewestFirstPagePromise : PagePromise;
+    return new Kind(async () => {
       const checked = checkRequestOptions(options);
       const { page = 1, pagesize } = validate(listParams, request.params ?? {});
       const relative = relativePath(path, this.#transport.secret);
@@ -141,7 +156,7 @@ export class API {
         },
       };
       return source.fetch(page);
-    });
+    }, listing);
   }
 
   /**
@@ -179,6 +194,20 @@ export class API {
     const result = await this.#transport.request<T>(spec, options);
     return remember(result.body, result.info);
   }
+}
+
+/** `GET /v1/payouts, page 2, pagesize 100`: the paging params as given, when they are integers. */
+function describeListing(request: string, params: unknown): string {
+  let page: unknown;
+  let pagesize: unknown;
+  try {
+    ({ page = 1, pagesize } = (typeof params === 'object' && params !== null ? params : {}) as ListParams);
+  } catch {
+    // A getter or a Proxy that throws: the list call rejects for it; inspecting it must not throw.
+  }
+  const shown = (value: unknown) => (Number.isSafeInteger(value) ? String(value) : 'invalid');
+  const size = pagesize === undefined ? "the service's default page size" : `pagesize ${shown(pagesize)}`;
+  return `${request}, page ${shown(page)}, ${size}`;
 }
 
 /** What a raw call's options add to the request options. */

@@ -75,15 +75,23 @@ export interface DescribedIssue {
   readonly input?: unknown;
 }
 
+/** What a response holds where an issue points: nothing (the field is absent), or a value. */
+export type FoundAt = { readonly missing: true } | { readonly missing: false; readonly value: unknown };
+
 /**
  * A response's issue, short: `expected string`, `does not match any accepted
- * type`, or the schema's own message. Without the value: a response may hold
- * anything, and its body is on the error already.
+ * type`, or the schema's own message. Given what the response holds there,
+ * it says `missing (expected string)` for an absent field and `expected
+ * string (got null)` for a value of another kind. The kind only, never the
+ * value: a response may hold anything, and its body is on the error already.
  */
-export function describeIssue(issue: DescribedIssue): string {
-  if (issue.code === 'invalid_type' && typeof issue.expected === 'string') return `expected ${issue.expected}`;
-  if (issue.code === 'invalid_union') return 'does not match any accepted type';
-  return issue.message;
+export function describeIssue(issue: DescribedIssue, found?: FoundAt): string {
+  const expected =
+    issue.code === 'invalid_type' && typeof issue.expected === 'string' ? `expected ${issue.expected}` : undefined;
+  const text = expected ?? (issue.code === 'invalid_union' ? 'does not match any accepted type' : issue.message);
+  if (found?.missing) return `missing (${text})`;
+  if (found && expected !== undefined) return `${expected} (got ${describeKind(found.value)})`;
+  return text;
 }
 
 /**

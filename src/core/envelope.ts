@@ -3,7 +3,7 @@
  * messages, `error` carries a message. Turns a response into parsed data or
  * the error its status calls for, whatever the body holds.
  */
-import { type DescribedIssue, describeIssue, describeThrown } from './describe-value.js';
+import { type DescribedIssue, describeIssue, describeThrown, type FoundAt } from './describe-value.js';
 import {
   addFieldMessages,
   APIError,
@@ -123,7 +123,7 @@ async function checked(
     // Read once, defensively: `null`, a number or a revoked Proxy throw here, and are no result.
     const given = (result as { issues?: unknown }).issues;
     if (given === undefined && 'value' in (result as object)) return (result as { value: unknown }).value;
-    if (Array.isArray(given)) issues = given.map(readIssue);
+    if (Array.isArray(given)) issues = given.map((issue) => readIssue(issue, data));
   } catch {
     // Not a result lunas can read.
   }
@@ -134,18 +134,37 @@ async function checked(
 /** The message of an issue that gives none lunas can read. */
 const REFUSED = 'refused by the schema';
 
-/** One issue, with what cannot be read of it replaced: a refusal stays a refusal. */
-function readIssue(issue: unknown): ResponseIssue {
+/**
+ * One issue, with what cannot be read of it replaced: a refusal stays a
+ * refusal. `data` tells an absent field (`missing`) from one of another kind.
+ */
+function readIssue(issue: unknown, data: unknown): ResponseIssue {
   const read = { path: 'data', message: REFUSED };
   try {
     const message = describeIssue(issue as DescribedIssue);
     if (typeof message === 'string') read.message = message;
     const { path } = issue as { path?: unknown };
-    if (Array.isArray(path)) read.path = dottedPath(['data', ...path.map(segmentKey)]);
+    if (Array.isArray(path)) {
+      const keys = path.map(segmentKey);
+      read.path = dottedPath(['data', ...keys]);
+      const found = lookUp(data, keys);
+      if (found) read.message = describeIssue(issue as DescribedIssue, found);
+    }
   } catch {
     // An issue that is not an object, or an odd path: what was read stays.
   }
   return read;
+}
+
+/** What `data` holds at `keys`; undefined when the way there passes through a value that is not an object. */
+function lookUp(data: unknown, keys: readonly PropertyKey[]): FoundAt | undefined {
+  let value = data;
+  for (const key of keys) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (!Object.hasOwn(value, key)) return { missing: true };
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return { missing: false, value };
 }
 
 /** A path segment's key: a key itself, or a `{ key }` segment's; anything else throws. */

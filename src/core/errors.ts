@@ -164,7 +164,7 @@ export class RequestValidationError extends LunasError {
 export interface ResponseIssue {
   /** Dotted path inside the response body, e.g. `data.amount`. */
   path: string;
-  /** What is wrong there, e.g. `expected string`. */
+  /** What is wrong there, e.g. `missing (expected string)`, `expected string (got null)`. */
   message: string;
 }
 

@@ -3,12 +3,20 @@
  * {@link PagePromise} that `list()` returns, awaitable for the first page and
  * `for await`-able over every item from there on.
  */
-import { describeGiven } from './describe-value.js';
-import { LunasError, RequestValidationError } from './errors.js';
-import { ItemWalk, type WalkContext } from './item-walk.js';
-import { readOptions } from './option-names.js';
+import { collect } from './collect.js';
+import { LunasError } from './errors.js';
+import { ItemWalk, type ListOrder, type WalkContext } from './item-walk.js';
+import { SinceWalk } from './since-walk.js';
 
 export type { ListOrder } from './item-walk.js';
+
+/** @internal What a {@link PagePromise} knows before its first request. */
+export interface Listing {
+  /** The list's documented order: only a newest-first list can be walked `since` a time. */
+  readonly order: ListOrder;
+  /** `GET /v1/payouts, page 1, pagesize 100`, for `util.inspect`; never throws. */
+  readonly describe: () => string;
+}
 
 /** The list envelope's fields, as the service names them. */
 export interface PageEnvelope<T> {
@@ -44,6 +52,11 @@ export interface PageSource<T> extends WalkContext {
  * ```
  */
 export class Page<T> implements AsyncIterable<T> {
+  static {
+    // The builds name a class that refers to itself `_Page`; stack traces and inspect show this one.
+    Object.defineProperty(this, 'name', { value: 'Page' });
+  }
+
   /** The items of this page, in the list's order. */
   readonly data: T[];
   /** The page number (1-based); always the one requested (another is a `ResponseValidationError`). */
@@ -191,11 +204,25 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
 
   #load: (() => Promise<Page<T>>) | undefined;
   #first: Promise<Page<T>> | undefined;
+  readonly #listing: Listing;
 
   /** @internal Built by list methods. */
-  constructor(load: () => Promise<Page<T>>) {
+  constructor(load: () => Promise<Page<T>>, listing: Listing) {
     super((resolve) => resolve(undefined as never));
     this.#load = load;
+    this.#listing = listing;
+  }
+
+  /**
+   * What `console.log` and `util.inspect` print: the request it stands for
+   * and how to use it, never its (empty) promise state. Sends nothing.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    const state = this.#first === undefined ? 'not requested yet' : 'first page requested';
+    return (
+      `${this.constructor.name} { ${this.#listing.describe()}, ${state} } ` +
+      `(await it for the first Page, or for await it for every item)`
+    );
   }
 
   #firstPage(): Promise<Page<T>> {
@@ -240,25 +267,20 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * const latest = await client.charges.list({ pagesize: 100 }).toArray({ limit: 500 });
    * ```
    */
-  async toArray(options: { limit: number }): Promise<T[]> {
-    const { values, problems } = readOptions(typeof options === 'object' && options !== null ? options : {}, ['limit']);
-    const { limit } = values;
-    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_TO_ARRAY) {
-      problems.limit = [
-        `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeGiven(limit)}); use for await for longer walks`,
-      ];
-    }
-    if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
-    const items: T[] = [];
-    // Look ahead only when this page cannot fill what is still missing.
-    const lookAhead = (page: Page<T>) => items.length + page.data.length < (limit as number);
-    for await (const item of Page.items(this.#firstPage(), lookAhead)) {
-      items.push(item);
-      if (items.length === limit) break;
-    }
-    return items;
+  toArray(options: { limit: number }): Promise<T[]> {
+    return collect(options, (lookAhead) => Page.items(this.#firstPage(), lookAhead));
+  }
+
+  /**
+   * Newest-first lists only: see {@link NewestFirstPagePromise.since}. Here,
+   * on a list with no documented order, the walk rejects with
+   * `RequestValidationError` before sending (for JavaScript callers; the
+   * types have no `since` on such lists).
+   */
+  protected since(time: Date | string): SinceWalk<T> {
+    return new SinceWalk(
+      time,
+      this.#listing.order === 'newest-first' ? (lookAhead) => Page.items(this.#firstPage(), lookAhead) : undefined,
+    );
   }
 }
-
-/** The most items `toArray` collects: more belongs in a `for await` loop. */
-const MAX_TO_ARRAY = 10_000;

@@ -1,5 +1,5 @@
 import { describeValue } from '../core/describe-value.js';
-import type { PagePromise } from '../core/pagination.js';
+import type { NewestFirstPagePromise } from '../core/newest-first.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { path } from '../core/path.js';
@@ -155,8 +155,9 @@ export class Charges extends Resource {
   }
 
   /**
-   * Lists charges, newest first. `await` the result for one {@link Page}, or
-   * `for await` over it for every charge across pages.
+   * Lists charges, newest first. `await` the result for one {@link Page},
+   * `for await` over it for every charge across pages, or over
+   * `.since(time)` for the charges created since a time.
    *
    * @example
    * ```ts
@@ -165,7 +166,7 @@ export class Charges extends Resource {
    * }
    * ```
    */
-  list(params?: ListParams, options?: RequestOptions): PagePromise<Charge> {
+  list(params?: ListParams, options?: RequestOptions): NewestFirstPagePromise<Charge> {
     return this.api.list(path`/v1/payments/charges`, { items: chargeList, order: 'newest-first', params }, options);
   }
 }

@@ -1,5 +1,5 @@
 import { describeValue } from '../core/describe-value.js';
-import type { PagePromise } from '../core/pagination.js';
+import type { NewestFirstPagePromise } from '../core/newest-first.js';
 import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
@@ -144,9 +144,10 @@ export class Transfers extends Resource {
 
   /**
    * Lists transfers, newest first. `await` the result for one
-   * {@link Page}, or `for await` over it for every transfer across pages.
+   * {@link Page}, `for await` over it for every transfer across pages, or
+   * over `.since(time)` for the transfers created since a time.
    */
-  list(params?: ListParams, options?: RequestOptions): PagePromise<Transfer> {
+  list(params?: ListParams, options?: RequestOptions): NewestFirstPagePromise<Transfer> {
     return this.api.list(path`/v1/transfers`, { items: transferList, order: 'newest-first', params }, options);
   }
 }

@@ -34,6 +34,8 @@ export type {
 export type { Fault, FaultKind, FaultTarget } from './faults.js';
 export type { InProcessSandboxOptions, SandboxOptions } from './options.js';
 export type { InProcessSandbox, Sandbox } from './sandbox.js';
+export { fakeCharge, fakeTransfer, type ChargeOverrides, type TransferOverrides } from './factories.js';
+export * from './envelopes.js';
 export type {
   ChargeCreateBody,
   ChargeItemRecord,

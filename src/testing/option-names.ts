@@ -9,27 +9,31 @@
 /**
  * The options' values, every known name an own key (`undefined` when not
  * given); throws a `TypeError` naming each unknown option and the closest
- * known one.
+ * known one. `what` names them in the message (the factories' fields too).
  */
-export function checkOptionNames<K extends string>(given: object, known: readonly K[]): { [P in K]?: unknown } {
+export function checkOptionNames<K extends string>(
+  given: object,
+  known: readonly K[],
+  what = 'sandbox option',
+): { [P in K]?: unknown } {
   const values = Object.fromEntries(known.map((name) => [name, undefined])) as { [P in K]?: unknown };
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(given)) {
     if ((known as readonly string[]).includes(name)) values[name as K] = value;
     else unknown.push(name);
   }
-  if (unknown.length > 0) throw new TypeError(unknown.map((name) => unknownMessage(name, known)).join('; '));
+  if (unknown.length > 0) throw new TypeError(unknown.map((name) => unknownMessage(name, known, what)).join('; '));
   return values;
 }
 
-function unknownMessage(name: string, known: readonly string[]): string {
+function unknownMessage(name: string, known: readonly string[], what: string): string {
   const shown = Array.from(name).length > 40 ? `${Array.from(name).slice(0, 40).join('')}…` : name;
   const closest = closestNames(name, known);
   const hint =
     closest.length > 0
       ? `: did you mean ${closest.map((option) => `"${option}"`).join(' or ')}?`
-      : `; known sandbox options: ${known.join(', ')}`;
-  return `Unknown sandbox option ${JSON.stringify(shown)}${hint}`;
+      : `; known ${what}s: ${known.join(', ')}`;
+  return `Unknown ${what} ${JSON.stringify(shown)}${hint}`;
 }
 
 /** Case, `_` and `-` ignored; within a third of the known name's length in edits (at least one). */

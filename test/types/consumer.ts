@@ -90,6 +90,19 @@ export async function rightUses(client: Client, orderId: string): Promise<string
     if (typeof payoutId === 'string') warn(payoutId);
   }
 
+  // Reconciliation: walk back to a time, on the lists documented newest first only.
+  const yesterday = new Date(Date.now() - 86_400_000);
+  for await (const recent of client.charges.list({ pagesize: 100 }).since(yesterday)) warn(recent.created_at);
+  const recentTransfers: Transfer[] = await client.transfers
+    .list()
+    .since('2026-01-01T00:00:00Z')
+    .toArray({ limit: 10 });
+  warn(String(recentTransfers.length));
+  // @ts-expect-error: payouts have no documented order, so no walk since a time
+  client.payouts.list().since(yesterday);
+  // @ts-expect-error: nor do payment methods
+  client.paymentMethods.list().since(yesterday);
+
   // A webhook: the event is a hint; act on the charge confirm reads back, as the webhook guide says.
   const body = '{"type":"payment_charge.succeeded","data":{"id":"ch_1"}}';
   const event = parseEvent(body);

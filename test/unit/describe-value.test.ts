@@ -36,6 +36,18 @@ describe('withArticle and describeKind', () => {
 });
 
 describe('describeIssue and describeIssueWithInput', () => {
+  it('given what the response holds there: missing, or the kind of what came, never the value', () => {
+    const wrongType = { code: 'invalid_type', expected: 'string', message: 'Invalid input' };
+    expect(describeIssue(wrongType, { missing: true })).toBe('missing (expected string)');
+    expect(describeIssue(wrongType, { missing: false, value: null })).toBe('expected string (got null)');
+    expect(describeIssue(wrongType, { missing: false, value: 'sk_live_x' })).toBe('expected string (got a string)');
+    expect(describeIssue(wrongType, { missing: false, value: 7 })).toBe('expected string (got a number)');
+    const union = { code: 'invalid_union', message: 'Invalid input' };
+    expect(describeIssue(union, { missing: true })).toBe('missing (does not match any accepted type)');
+    expect(describeIssue(union, { missing: false, value: 7 })).toBe('does not match any accepted type');
+    expect(describeIssue({ message: 'must be positive' }, { missing: false, value: -1 })).toBe('must be positive');
+  });
+
   it('a response issue is short; a webhook issue says what came', () => {
     const wrongType = { code: 'invalid_type', expected: 'string', message: 'Invalid input', input: 3 };
     expect(describeIssue(wrongType)).toBe('expected string');

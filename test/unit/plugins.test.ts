@@ -235,7 +235,7 @@ describe('a caller’s Standard Schema', () => {
       { path: 'data', message: 'refused by the schema' },
       { path: 'data.id', message: 'bad id' },
       { path: 'data', message: 'odd path' },
-      { path: 'data.items.0.Symbol(s)', message: 'deep' },
+      { path: 'data.items.0.Symbol(s)', message: 'missing (deep)' },
       { path: 'data', message: 'bad code' },
     ]);
   });

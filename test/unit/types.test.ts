@@ -27,6 +27,7 @@ import {
   LunasError,
   type LunasEvent,
   NotFoundError,
+  NewestFirstPagePromise,
   Page,
   PagePromise,
   type PaymentMethod,
@@ -37,6 +38,7 @@ import {
   type RequestOptions,
   RequestValidationError,
   ResponseValidationError,
+  SinceWalk,
   type Transfer,
   type TransferCreateParams,
   type TransferStatus,
@@ -70,8 +72,9 @@ type Awaited_<T> = T extends PromiseLike<infer U> ? U : never;
 
 describe('public types', () => {
   it('list methods return PagePromise<T>, awaiting gives Page<T>, for await yields T', () => {
-    expectTypeOf<Client['charges']['list']>().returns.toEqualTypeOf<PagePromise<Charge>>();
-    expectTypeOf<Client['transfers']['list']>().returns.toEqualTypeOf<PagePromise<Transfer>>();
+    expectTypeOf<Client['charges']['list']>().returns.toEqualTypeOf<NewestFirstPagePromise<Charge>>();
+    expectTypeOf<Client['transfers']['list']>().returns.toEqualTypeOf<NewestFirstPagePromise<Transfer>>();
+    expectTypeOf<NewestFirstPagePromise<Charge>>().toExtend<PagePromise<Charge>>();
     expectTypeOf<Client['payouts']['list']>().returns.toEqualTypeOf<PagePromise<Payout>>();
     expectTypeOf<Client['paymentMethods']['list']>().returns.toEqualTypeOf<PagePromise<PaymentMethod>>();
 
@@ -79,6 +82,13 @@ describe('public types', () => {
     expectTypeOf<ItemOf<PagePromise<Transfer>>>().toEqualTypeOf<Transfer>();
     expectTypeOf<ItemOf<Page<Payout>>>().toEqualTypeOf<Payout>();
     expectTypeOf<Awaited_<PagePromise<Charge>>>().toEqualTypeOf<Page<Charge>>();
+
+    // A walk since a time: on newest-first lists only.
+    expectTypeOf<NewestFirstPagePromise<Charge>['since']>().parameters.toEqualTypeOf<[Date | string]>();
+    expectTypeOf<ItemOf<SinceWalk<Charge>>>().toEqualTypeOf<Charge>();
+    expectTypeOf<ReturnType<SinceWalk<Transfer>['toArray']>>().toEqualTypeOf<Promise<Transfer[]>>();
+    expectTypeOf<PagePromise<Payout>>().not.toHaveProperty('since');
+    expectTypeOf<PagePromise<PaymentMethod>>().not.toHaveProperty('since');
 
     expectTypeOf<Page<Charge>['data']>().toEqualTypeOf<Charge[]>();
     expectTypeOf<Page<Charge>['page']>().toEqualTypeOf<number>();

@@ -1,0 +1,103 @@
+/**
+ * A walk bounded by time over a newest-first list: the items created at or
+ * after a given moment, ending at the first item created before it, with no
+ * page requested beyond the one holding that item.
+ */
+import { collect } from './collect.js';
+import { describeGiven, describeValue } from './describe-value.js';
+import { LunasError, RequestValidationError } from './errors.js';
+import { datetimeParam } from './params.js';
+import { z } from './schema.js';
+import { validate } from './validate.js';
+
+/** The page fields the walk reads to decide whether to fetch the next page ahead. */
+interface WalkedPage {
+  readonly data: readonly unknown[];
+}
+
+/** @internal Starts the item walk of a list; `lookAhead` says whether to fetch the next page early. */
+export type OpenWalk<T> = (lookAhead: (page: WalkedPage) => boolean) => AsyncIterable<T>;
+
+const sinceParams = z.strictObject({ since: datetimeParam('Since') });
+
+/**
+ * What `since(time)` returns: `for await` over it for every item created at
+ * or after `time`, newest first, or `toArray({ limit })` for at most `limit`
+ * of them. The walk ends at the first item created before `time`, and no
+ * page after the one holding that item is requested. Nothing is sent until
+ * it is iterated; a bad `time` rejects with `RequestValidationError` first.
+ *
+ * An item whose `created_at` cannot be read as a time ends the walk with a
+ * `LunasError` naming it: the walk cannot tell whether it belongs, and
+ * neither yielding it nor passing over it would be the bounded walk asked for.
+ *
+ * @example
+ * ```ts
+ * const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000);
+ * for await (const charge of client.charges.list({ pagesize: 100 }).since(yesterday)) {
+ *   reconcile(charge);
+ * }
+ * ```
+ */
+export class SinceWalk<T> implements AsyncIterable<T> {
+  readonly #time: unknown;
+  readonly #open: OpenWalk<T> | undefined;
+
+  /**
+   * @internal Built by `since()`. Without `open`, the list has no documented
+   * order, and the walk rejects before sending anything.
+   */
+  constructor(time: unknown, open: OpenWalk<T> | undefined) {
+    this.#time = time;
+    this.#open = open;
+  }
+
+  /** Every item created at or after the time given, newest first. */
+  [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    return this.#walk(undefined);
+  }
+
+  /**
+   * Collects at most `limit` items created at or after the time given
+   * (`limit` as for `PagePromise.toArray`: required, 1 to 10,000).
+   */
+  toArray(options: { limit: number }): Promise<T[]> {
+    return collect(options, (lookAhead) => this.#walk(lookAhead));
+  }
+
+  async *#walk(lookAhead: ((page: WalkedPage) => boolean) | undefined): AsyncGenerator<T, void, undefined> {
+    if (this.#open === undefined) {
+      throw new RequestValidationError({
+        since: ['since() needs a list ordered newest first (charges, transfers); this one has no documented order'],
+      });
+    }
+    const since = Date.parse(validate(sinceParams, { since: this.#time }).since);
+    // The page holding the boundary (or an item the walk cannot place) is the last one requested.
+    const withinBound = (page: WalkedPage) => page.data.every((item) => (createdTime(item) ?? -Infinity) >= since);
+    for await (const item of this.#open((page) => withinBound(page) && (lookAhead?.(page) ?? true))) {
+      const created = createdTime(item);
+      if (created === undefined) throw unplaceable(item);
+      if (created < since) return;
+      yield item;
+    }
+  }
+}
+
+/** The item's `created_at` as milliseconds, or undefined when it has none that parses. */
+function createdTime(item: unknown): number | undefined {
+  const text = typeof item === 'object' && item !== null ? (item as { created_at?: unknown }).created_at : undefined;
+  const time = typeof text === 'string' ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(time) ? undefined : time;
+}
+
+function unplaceable(item: unknown): LunasError {
+  const { id, created_at: created } = (typeof item === 'object' && item !== null ? item : {}) as Record<
+    string,
+    unknown
+  >;
+  const name = typeof id === 'string' ? `item ${describeValue(id)}` : 'an item without an id';
+  return new LunasError(
+    `since(): ${name} has a created_at that is not a time (${describeGiven(created)}), so the walk ` +
+      `stopped rather than guess; walk without since() to see every item`,
+  );
+}
