@@ -186,3 +186,15 @@ describe.each([
     ]);
   });
 });
+
+it('a hostile customer name is shown as text and never runs', async ({ browser }) => {
+  const { client } = await start();
+  const name = `<img src=x onerror="window.ran='img'"></dd><script>window.ran='script'</script>`;
+  const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000, customer_details: { name } });
+  const { page, consoleErrors } = await openPage(browser, true);
+  await page.goto(charge.payment_url);
+  expect(await page.getByText(name, { exact: true }).isVisible()).toBe(true);
+  expect(await page.evaluate(() => (window as { ran?: string }).ran)).toBeUndefined();
+  expect(await page.locator('main img').count()).toBe(1); // the QR code only
+  expect(consoleErrors).toEqual([]);
+});

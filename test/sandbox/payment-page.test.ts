@@ -136,7 +136,7 @@ describe('POST /pay/{id}', () => {
     expect(box.events.map((event) => event.type)).toEqual(['payment_charge.created', 'payment_charge.succeeded']);
   });
 
-  it('refuses an unknown action (400), another encoding (415), an unknown charge (404), with the charge still pending', async () => {
+  it('refuses an unknown action (400), another encoding (415), a body over 1 MiB (413), an unknown charge (404), with the charge still pending', async () => {
     const box = await sandbox();
     const { id, path } = await newCharge(box);
     const unknownAction = await pressButton(box, path, 'refund');
@@ -148,6 +148,13 @@ describe('POST /pay/{id}', () => {
       body: '{"action":"pay"}',
     });
     expect(json.status).toBe(415);
+    const huge = await browse(box, path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `action=pay&pad=${'x'.repeat(1024 * 1024)}`,
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await pressButton(box, '/pay/ch_000000000000000000000000', 'pay')).status).toBe(404);
     expect((await call(box, 'GET', `/v1/payments/charges/${id}`)).body.data.status).toBe('pending');
     expect(box.events).toHaveLength(1);
