@@ -68,10 +68,12 @@ const SCRIPT = `document.addEventListener('submit', async (event) => {
   try {
     const response = await fetch(form.getAttribute('action'), { method: 'POST', body: new URLSearchParams({ [button.name]: button.value }) });
     const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const main = next.querySelector('main');
+    if (!main) throw new Error('the sandbox answered HTTP ' + response.status + ' without a page');
     document.title = next.title;
-    document.querySelector('main').replaceWith(document.adoptNode(next.querySelector('main')));
+    document.querySelector('main').replaceWith(document.adoptNode(main));
   } catch (error) {
-    document.querySelector('[role=status]').textContent = 'The sandbox did not answer: ' + error.message;
+    document.querySelector('[role=status]').textContent = 'The press did not go through: ' + error.message;
     for (const each of form.querySelectorAll('button')) each.disabled = false;
   }
 });`;

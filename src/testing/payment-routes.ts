@@ -24,8 +24,11 @@ type PageHandler = (request: PaymentPageRequest, charges: ChargeBook, params: Pa
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
-/** The outcome each form `action` asks for. */
-const OUTCOMES: Readonly<Record<string, 'success' | 'failed'>> = { pay: 'success', fail: 'failed' };
+/** The outcome each form `action` asks for (a Map: `constructor` or `__proto__` must find nothing). */
+const OUTCOMES: ReadonlyMap<string, 'success' | 'failed'> = new Map([
+  ['pay', 'success'],
+  ['fail', 'failed'],
+]);
 
 function htmlReply(status: number, page: RenderedPage, headers: Record<string, string> = {}): Reply {
   return {
@@ -45,11 +48,13 @@ const refusal = (status: number, title: string, message: string, headers?: Recor
 
 /** The charge a `:id` segment names, or `undefined`: an id that does not percent-decode names none. */
 function chargeAt(charges: ChargeBook, segment: string | undefined): ChargeRecord | undefined {
+  let id: string;
   try {
-    return charges.retrieve(decodeURIComponent(segment ?? ''));
+    id = decodeURIComponent(segment ?? '');
   } catch {
     return undefined;
   }
+  return charges.retrieve(id);
 }
 
 const unknownCharge = (): Reply => refusal(404, 'Charge not found', 'There is no charge at this address.');
@@ -80,7 +85,7 @@ const settleFromPage: PageHandler = (request, charges, params) => {
   if (!charge) return unknownCharge();
   const read = formAction(request);
   if (!read.ok) return read.reply;
-  const outcome = OUTCOMES[read.action];
+  const outcome = OUTCOMES.get(read.action);
   if (outcome === undefined) {
     const message = `The form's action must be pay or fail, not ${JSON.stringify(read.action.slice(0, 40))}.`;
     return htmlReply(400, paymentPage(charge, message));

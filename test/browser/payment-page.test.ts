@@ -198,3 +198,19 @@ it('a hostile customer name is shown as text and never runs', async ({ browser }
   expect(await page.locator('main img').count()).toBe(1); // the QR code only
   expect(consoleErrors).toEqual([]);
 });
+
+it('with JavaScript on, a press the sandbox refuses says so and leaves the buttons usable', async ({ browser }) => {
+  const opened = await customerOpens(browser, true, 'qris');
+  const path = new URL(opened.charge.payment_url).pathname;
+  opened.sandbox.inject({ kind: 'status', status: 503, method: 'POST', path });
+  await opened.page.getByRole('button', { name: 'Pay' }).click();
+  const status = opened.page.getByRole('status');
+  await status.filter({ hasText: 'did not go through' }).waitFor();
+  expect(await status.textContent()).toBe('The press did not go through: the sandbox answered HTTP 503 without a page');
+  expect(await statusOf(opened.page)).toBe('pending');
+  expect((await opened.client.charges.retrieve(opened.charge.id)).status).toBe('pending');
+
+  await opened.page.getByRole('button', { name: 'Pay' }).click();
+  await allAgree({ ...opened, consoleErrors: [] }, 'success');
+  expect(opened.consoleErrors).toEqual([expect.stringContaining('503')]);
+});

@@ -142,6 +142,9 @@ describe('POST /pay/{id}', () => {
     const unknownAction = await pressButton(box, path, 'refund');
     expect(unknownAction.status).toBe(400);
     expect(unknownAction.html).toContain('The form&#39;s action must be pay or fail, not &quot;refund&quot;.');
+    for (const inherited of ['constructor', '__proto__', 'toString']) {
+      expect((await pressButton(box, path, inherited)).status).toBe(400);
+    }
     const json = await browse(box, path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
