@@ -17,6 +17,8 @@ export default defineConfig([
     target: 'node20',
     splitting: true,
     treeshake: true,
+    // uqr draws the sandbox page's QR code: bundled, so merchants' installs keep ky and zod alone.
+    noExternal: ['uqr'],
   },
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
@@ -26,7 +28,7 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'node20',
-    noExternal: ['ky'],
+    noExternal: ['ky', 'uqr'],
     treeshake: true,
   },
 ]);
