@@ -56,10 +56,11 @@ async function webhookReceiver() {
   const received: LunasEvent[] = [];
   const waiting: { matches: (event: LunasEvent) => boolean; resolve: (event: LunasEvent) => void }[] = [];
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      const event = parseEvent(Buffer.concat(chunks).toString('utf8'));
+      const event = parseEvent(body);
       received.push(event);
       for (const waiter of waiting.filter((each) => each.matches(event))) waiter.resolve(event);
       res.writeHead(204).end();
