@@ -20,6 +20,8 @@ export default defineConfig([
     // `node:http`, not `http`: Workers bundlers (wrangler) leave a `node:` import to the
     // runtime, so a Worker that uses only createSandbox bundles without nodejs_compat.
     removeNodeProtocol: false,
+    // uqr draws the sandbox page's QR code: bundled, so merchants' installs keep ky and zod alone.
+    noExternal: ['uqr'],
   },
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
@@ -29,7 +31,7 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'node20',
-    noExternal: ['ky'],
+    noExternal: ['ky', 'uqr'],
     treeshake: true,
   },
   {
@@ -44,5 +46,6 @@ export default defineConfig([
     splitting: true,
     treeshake: true,
     removeNodeProtocol: false,
+    noExternal: ['ky', 'uqr'],
   },
 ]);

@@ -13,6 +13,7 @@ import { withPaymentUrls, type ChargeBook } from './charges.js';
 import { errorReply, failReply, type Reply } from './http.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
+import { servePaymentPage } from './payment-routes.js';
 import { Router, type PathParams } from './router.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 
@@ -137,8 +138,10 @@ const ROUTES = new Router<Handler>({
   'GET /v1/payments/methods': listOf(({ paymentMethods }, paging) => givenOrderPage(paymentMethods, paging)),
 });
 
-/** Answers one request whose body has been read. */
+/** Answers one request whose body has been read: a payment page (no key needed), else the API. */
 export function serve(request: ServiceRequest, state: ServiceState): Reply {
+  const page = servePaymentPage(request, state.charges);
+  if (page) return page;
   if (!request.authorized) return errorReply(401, 'Invalid or missing API key');
   const route = ROUTES.match(request.method, request.path);
   switch (route.kind) {

@@ -1,0 +1,124 @@
+/**
+ * The customer's side of the sandbox: `GET /pay/{id}` serves the payment page
+ * and `POST /pay/{id}` (a form field `action=pay|fail`) settles the charge
+ * through `ChargeBook.settle`, as `sandbox.payCharge`/`failCharge` do, then
+ * answers 303 back to the page (POST/redirect/GET). These routes need no API
+ * key and answer HTML, never the API's JSON envelopes.
+ */
+import type { ChargeBook } from './charges.js';
+import type { Reply } from './http.js';
+import { messagePage, paymentPage, type RenderedPage } from './payment-page.js';
+import { Router, type PathParams } from './router.js';
+import type { ChargeRecord } from './types.js';
+
+/** What the page routes read of a request whose body has been read (any transport). */
+export interface PaymentPageRequest {
+  method: string;
+  /** Raw path, not percent-decoded. */
+  path: string;
+  contentType: string | undefined;
+  body: Uint8Array | 'too-large';
+}
+
+type PageHandler = (request: PaymentPageRequest, charges: ChargeBook, params: PathParams) => Reply;
+
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** The outcome each form `action` asks for (a Map: `constructor` or `__proto__` must find nothing). */
+const OUTCOMES: ReadonlyMap<string, 'success' | 'failed'> = new Map([
+  ['pay', 'success'],
+  ['fail', 'failed'],
+]);
+
+function htmlReply(status: number, page: RenderedPage, headers: Record<string, string> = {}): Reply {
+  return {
+    status,
+    body: page.html,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': page.contentSecurityPolicy,
+      'cache-control': 'no-store',
+      ...headers,
+    },
+  };
+}
+
+const refusal = (status: number, title: string, message: string, headers?: Record<string, string>): Reply =>
+  htmlReply(status, messagePage(title, message), headers);
+
+/** The charge a `:id` segment names, or `undefined`: an id that does not percent-decode names none. */
+function chargeAt(charges: ChargeBook, segment: string | undefined): ChargeRecord | undefined {
+  let id: string;
+  try {
+    id = decodeURIComponent(segment ?? '');
+  } catch {
+    return undefined;
+  }
+  return charges.retrieve(id);
+}
+
+const unknownCharge = (): Reply => refusal(404, 'Charge not found', 'There is no charge at this address.');
+
+const showPage: PageHandler = (_request, charges, params) => {
+  const charge = chargeAt(charges, params.id);
+  return charge ? htmlReply(200, paymentPage(charge)) : unknownCharge();
+};
+
+/** The form's `action`, or the reply refusing the request. */
+function formAction(request: PaymentPageRequest): { ok: true; action: string } | { ok: false; reply: Reply } {
+  if (request.body === 'too-large') {
+    return {
+      ok: false,
+      reply: refusal(413, 'Request too large', 'A payment form is a few bytes; this was over 1 MiB.'),
+    };
+  }
+  if (!FORM_TYPE.test(request.contentType ?? '')) {
+    const message = 'The payment form is sent as application/x-www-form-urlencoded.';
+    return { ok: false, reply: refusal(415, 'Unsupported form encoding', message) };
+  }
+  const fields = new URLSearchParams(new TextDecoder().decode(request.body));
+  return { ok: true, action: fields.get('action') ?? '' };
+}
+
+const settleFromPage: PageHandler = (request, charges, params) => {
+  const charge = chargeAt(charges, params.id);
+  if (!charge) return unknownCharge();
+  const read = formAction(request);
+  if (!read.ok) return read.reply;
+  const outcome = OUTCOMES.get(read.action);
+  if (outcome === undefined) {
+    const message = `The form's action must be pay or fail, not ${JSON.stringify(read.action.slice(0, 40))}.`;
+    return htmlReply(400, paymentPage(charge, message));
+  }
+  if (charge.status !== 'pending') {
+    // Another tab (or payCharge) settled it first: say so, and change nothing.
+    const message = `This charge was already ${charge.status}: pressing ${read.action === 'pay' ? 'Pay' : 'Fail'} changed nothing.`;
+    return htmlReply(409, paymentPage(charge, message));
+  }
+  charges.settle(charge.id, outcome);
+  const location = `/pay/${encodeURIComponent(charge.id)}`;
+  return { status: 303, body: '', headers: { location, 'content-type': 'text/html; charset=utf-8' } };
+};
+
+const PAGE_ROUTES = new Router<PageHandler>({
+  'GET /pay/:id': showPage,
+  'POST /pay/:id': settleFromPage,
+});
+
+/**
+ * The reply for a payment-page request, or `undefined` when the path is not
+ * a page's (the API answers it). Runs before the API's key check.
+ */
+export function servePaymentPage(request: PaymentPageRequest, charges: ChargeBook): Reply | undefined {
+  const route = PAGE_ROUTES.match(request.method, request.path);
+  switch (route.kind) {
+    case 'found':
+      return route.handler(request, charges, route.params);
+    case 'wrong-method': {
+      const allow = route.allow.join(', ');
+      return refusal(405, 'Method not allowed', `This page answers ${allow}.`, { allow });
+    }
+    case 'not-found':
+      return undefined;
+  }
+}
