@@ -1,0 +1,86 @@
+// lunas's typedoc plugin (typedoc.json `plugin`). Two jobs, both so the built
+// reference reads like the guides on the repository host:
+// - each guide is named in the sidebar by its `# Title`, not its file name;
+// - a heading's anchor is GitHub's slug of its whole text, so `x.md#anchor`
+//   links written for GitHub land on the same heading in the reference.
+// Plain JavaScript: typedoc loads plugins with `import()`, on Node 20 too.
+import { Application, Converter, KindRouter, Slugger } from 'typedoc';
+import { githubSlug, headings } from './github-slugs.mjs';
+
+/** typedoc's slugger with GitHub's rule for a heading's text. */
+class GithubSlugger extends Slugger {
+  constructor() {
+    super({ lowercase: true });
+  }
+
+  serialize(value) {
+    return githubSlug(value) || '_';
+  }
+}
+
+/**
+ * typedoc's default router (a folder per kind), with a GitHub slugger per page;
+ * a guide's page keeps its file's name (`documents/charges.html`) though the
+ * guide is named by its title.
+ * @param {WeakMap<object, string>} fileNames each guide's file name, without `.md`
+ */
+function githubSlugRouter(fileNames) {
+  return class GithubSlugRouter extends KindRouter {
+    #sluggers = new WeakMap();
+
+    getIdealBaseName(reflection) {
+      const fileName = fileNames.get(reflection);
+      return fileName === undefined ? super.getIdealBaseName(reflection) : `documents/${fileName}`;
+    }
+
+    getSlugger(target) {
+      // typedoc makes one slugger per page each build: key ours by it.
+      const pageSlugger = super.getSlugger(target);
+      let slugger = this.#sluggers.get(pageSlugger);
+      if (slugger === undefined) {
+        slugger = new GithubSlugger();
+        this.#sluggers.set(pageSlugger, slugger);
+      }
+      return slugger;
+    }
+  };
+}
+
+/**
+ * typedoc reads a heading's text from its plain-text tokens only, so the code
+ * span in "`timeout` and `maxRetries`" vanished from the anchor and from "On
+ * This Page". Giving each code span a text child makes it count; markdown-it
+ * renders a code span from its own content, never its children.
+ */
+function codeSpansInHeadingText(markdown) {
+  markdown.core.ruler.push('lunas_heading_code_text', (state) => {
+    state.tokens.forEach((token, index) => {
+      if (token.type !== 'inline' || state.tokens[index - 1]?.type !== 'heading_open') return;
+      for (const child of token.children ?? []) {
+        if (child.type !== 'code_inline') continue;
+        const text = new state.Token('text', '', 0);
+        text.content = child.content;
+        child.children = [text];
+      }
+    });
+  });
+}
+
+/** @param {Application} app */
+export function load(app) {
+  const fileNames = new WeakMap();
+  app.renderer.defineRouter('github-slugs', githubSlugRouter(fileNames));
+  app.on(Application.EVENT_BOOTSTRAP_END, () => {
+    const loader = app.options.getValue('markdownItLoader');
+    app.options.setValue('markdownItLoader', (markdown) => {
+      loader(markdown);
+      codeSpansInHeadingText(markdown);
+    });
+  });
+  app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, document) => {
+    const title = headings(document.content.map((part) => part.text).join(''))[0]?.text;
+    if (title === undefined) return;
+    fileNames.set(document, document.name);
+    document.name = title;
+  });
+}
