@@ -14,7 +14,11 @@ import { looseObject, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';
 import type { Charge, Charges } from './resources/charges.js';
 
-/** The event types the service documents. */
+/**
+ * The event types the service documents.
+ *
+ * @category Events
+ */
 export const CHARGE_EVENT_TYPES = [
   'payment_charge.created',
   'payment_charge.update',
@@ -22,7 +26,11 @@ export const CHARGE_EVENT_TYPES = [
   'payment_charge.failed',
 ] as const;
 
-/** One of the documented charge event types. */
+/**
+ * One of the documented charge event types.
+ *
+ * @category Events
+ */
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
 /**
@@ -71,6 +79,8 @@ function builtOnce<T>(build: () => T): () => T {
  * rest (a `status`, an `amount`, ...) is kept on the object as the service
  * sent it, unchecked, and is a hint at most: read it with `'status' in
  * event.data`, and act on the charge `client.webhooks.confirm` reads back.
+ *
+ * @category Events
  */
 export interface ChargeEventData {
   /** The id of the charge the event is about: a non-empty string, never `.` or `..`. */
@@ -80,6 +90,8 @@ export interface ChargeEventData {
 /**
  * A charge event: one of {@link CHARGE_EVENT_TYPES}, naming a charge by
  * `data.id`. Every other field is kept as it came.
+ *
+ * @category Events
  */
 export interface ChargeEvent {
   /** One of {@link CHARGE_EVENT_TYPES}. */
@@ -95,6 +107,8 @@ export interface ChargeEvent {
 /**
  * An event of a type this version of lunas does not know yet, kept whole.
  * Use {@link isChargeEvent} to tell the two kinds of {@link LunasEvent} apart.
+ *
+ * @category Events
  */
 export interface UnknownEvent {
   /** The event type, e.g. a future `transfer.created`. */
@@ -107,7 +121,11 @@ export interface UnknownEvent {
   created_at?: unknown;
 }
 
-/** Any event the service may send. */
+/**
+ * Any event the service may send.
+ *
+ * @category Events
+ */
 export type LunasEvent = ChargeEvent | UnknownEvent;
 
 /**
@@ -116,6 +134,8 @@ export type LunasEvent = ChargeEvent | UnknownEvent;
  * A `Request`, `Response`, `Blob`, stream or form is not a body: pass
  * `await request.text()`. Most of those do not compile here; all are refused
  * at run time.
+ *
+ * @category Webhooks
  */
 export type WebhookBody =
   | string
@@ -145,13 +165,19 @@ export type WebhookBody =
  * const event = parseEvent(body);
  * if (isChargeEvent(event)) log.info({ type: event.type, charge: event.data.id }, 'webhook received');
  * ```
+ *
+ * @category Webhooks
  */
 export function isChargeEvent(event: LunasEvent): event is ChargeEvent {
   // `?.` because JavaScript callers may pass anything; a guard answers false rather than throw.
   return (CHARGE_EVENT_TYPES as readonly unknown[]).includes((event as Partial<LunasEvent> | null)?.type);
 }
 
-/** A webhook body that is not a well-formed event: answer it with 400. */
+/**
+ * A webhook body that is not a well-formed event: answer it with 400.
+ *
+ * @category Errors
+ */
 export class EventValidationError extends LunasError {
   /** Every mismatch found. */
   readonly issues: ResponseIssue[];
@@ -185,6 +211,8 @@ function invalidBody(message: string): EventValidationError {
  * @throws {EventValidationError} when the body is not an event: not UTF-8, not
  * JSON, not an object with a string `type`, a charge event without a usable
  * `data.id`, or not a body at all (a `Request`, a stream).
+ *
+ * @category Webhooks
  */
 export function parseEvent(body: WebhookBody): LunasEvent {
   try {
@@ -243,6 +271,8 @@ function isPlainObject(value: object): boolean {
 /**
  * What {@link Webhooks.confirm} found: a charge event with the charge as the
  * API reports it now, or an event of a type this version does not know.
+ *
+ * @category Webhooks
  */
 export type WebhookConfirmation =
   | {
@@ -262,6 +292,8 @@ export type WebhookConfirmation =
  * Webhook events. The service documents no signature, so an event proves
  * nothing by itself: {@link Webhooks.confirm} reads the charge back from the
  * API, which is the one source to act on.
+ *
+ * @category Webhooks
  */
 export class Webhooks {
   readonly #charges: Charges;

@@ -4,7 +4,7 @@
 // - a heading's anchor is GitHub's slug of its whole text, so `x.md#anchor`
 //   links written for GitHub land on the same heading in the reference.
 // Plain JavaScript: typedoc loads plugins with `import()`, on Node 20 too.
-import { Application, Converter, KindRouter, Slugger } from 'typedoc';
+import { Application, Converter, KindRouter, ReflectionKind, Slugger } from 'typedoc';
 import { githubSlug, headings } from './github-slugs.mjs';
 
 /** typedoc's slugger with GitHub's rule for a heading's text. */
@@ -66,6 +66,27 @@ function codeSpansInHeadingText(markdown) {
   });
 }
 
+/**
+ * The reference documents lunas, not its internals nor the platform: a class's
+ * hierarchy skips an unexported base (the resources' `Resource`), and members a
+ * class merely inherits from a platform class (Promise's statics and
+ * `[toStringTag]` on PagePromise) are left to the platform's documentation.
+ * @param {import('typedoc').ProjectReflection} project
+ */
+function withoutInternalsAndPlatform(project) {
+  for (const owner of project.getReflectionsByKind(ReflectionKind.Class)) {
+    const ownType = (type) => type.type === 'reference' && !type.reflection && type.package === project.packageName;
+    owner.extendedTypes = owner.extendedTypes?.filter((type) => !ownType(type));
+    if (owner.extendedTypes?.length === 0) owner.extendedTypes = undefined;
+    for (const member of [...(owner.children ?? [])]) {
+      const from = member.inheritedFrom;
+      if (from?.type === 'reference' && !from.reflection && from.package !== project.packageName) {
+        project.removeReflection(member);
+      }
+    }
+  }
+}
+
 /** @param {Application} app */
 export function load(app) {
   const fileNames = new WeakMap();
@@ -77,6 +98,8 @@ export function load(app) {
       codeSpansInHeadingText(markdown);
     });
   });
+  // Before typedoc's own resolve step builds each class's hierarchy from them.
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => withoutInternalsAndPlatform(context.project));
   app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, document) => {
     const title = headings(document.content.map((part) => part.text).join(''))[0]?.text;
     if (title === undefined) return;

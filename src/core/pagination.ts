@@ -10,7 +10,11 @@ import { readOptions } from './option-names.js';
 
 export type { ListOrder } from './item-walk.js';
 
-/** The list envelope's fields, as the service names them. */
+/**
+ * The list envelope's fields, as the service names them.
+ *
+ * @category Pagination
+ */
 export interface PageEnvelope<T> {
   /** The items of the page. */
   data: T[];
@@ -42,6 +46,8 @@ export interface PageSource<T> extends WalkContext {
  *   page = await page.getNextPage();
  * }
  * ```
+ *
+ * @category Pagination
  */
 export class Page<T> implements AsyncIterable<T> {
   /** The items of this page, in the list's order. */
@@ -179,6 +185,8 @@ export class Page<T> implements AsyncIterable<T> {
  *   console.log(charge.id, charge.status);
  * }
  * ```
+ *
+ * @category Pagination
  */
 export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
   /**

@@ -118,7 +118,11 @@ export const chargeCreateParams = z.strictObject({
 
 const chargeList = z.array(chargeSchema);
 
-/** Payment charges: QRIS and virtual account. */
+/**
+ * Payment charges: QRIS and virtual account.
+ *
+ * @category Resources
+ */
 export class Charges extends Resource {
   /**
    * Creates a charge and returns the customer's payment instructions. `params`

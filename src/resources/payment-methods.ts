@@ -14,6 +14,8 @@ import { jsonObject, typedAs, z } from '../core/schema.js';
  * const first = (await client.paymentMethods.list()).data[0];
  * if (first && typeof first.id === 'string') console.log(first.id);
  * ```
+ *
+ * @category Resources
  */
 export interface PaymentMethod {
   /** Any field the service sends. */
@@ -23,7 +25,11 @@ export interface PaymentMethod {
 const paymentMethodSchema = typedAs<PaymentMethod>(jsonObject);
 const paymentMethodList = z.array(paymentMethodSchema);
 
-/** The payment methods available to the merchant (read only). */
+/**
+ * The payment methods available to the merchant (read only).
+ *
+ * @category Resources
+ */
 export class PaymentMethods extends Resource {
   /** Lists payment methods. `for await` over the result walks every page. */
   list(params?: ListParams, options?: RequestOptions): PagePromise<PaymentMethod> {

@@ -14,6 +14,8 @@ import { jsonObject, typedAs, z } from '../core/schema.js';
  * const first = (await client.payouts.list()).data[0];
  * if (first && typeof first.id === 'string') console.log(first.id);
  * ```
+ *
+ * @category Resources
  */
 export interface Payout {
   /** Any field the service sends. */
@@ -23,7 +25,11 @@ export interface Payout {
 const payoutSchema = typedAs<Payout>(jsonObject);
 const payoutList = z.array(payoutSchema);
 
-/** Payouts to external bank accounts (read only). */
+/**
+ * Payouts to external bank accounts (read only).
+ *
+ * @category Resources
+ */
 export class Payouts extends Resource {
   /**
    * Lists payouts, in the order the service sends them (it documents none).

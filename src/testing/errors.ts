@@ -16,6 +16,8 @@
  * await sandbox.close();
  * expect(() => sandbox.balance('acc_partner')).toThrow(SandboxError);
  * ```
+ *
+ * @category Testing
  */
 export class SandboxError extends Error {
   /** Always `'SandboxError'`: a literal, since a minifier renames the class itself. */

@@ -65,6 +65,8 @@ export type {
  *   await sandbox.close();
  * }
  * ```
+ *
+ * @category Testing
  */
 export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
   const { apiKey, now, webhookUrl, ...settings } = readOptions(given);

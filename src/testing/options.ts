@@ -10,7 +10,11 @@ import { checkOptionNames } from './option-names.js';
 import { isPlainObject } from './rules.js';
 import type { SandboxAccount } from './types.js';
 
-/** Options of {@link startSandbox}; every one has a default. */
+/**
+ * Options of {@link startSandbox}; every one has a default.
+ *
+ * @category Testing
+ */
 export interface SandboxOptions {
   /** The one valid API key. Default `'sk_test_sandbox'`. */
   apiKey?: string;
