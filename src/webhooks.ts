@@ -208,7 +208,7 @@ function invalidBody(message: string): EventValidationError {
  * const event = parseEvent(rawBody); // throws EventValidationError: answer 400
  * log.info({ type: event.type, id: event.id }, 'webhook received'); // to act, confirm it
  * ```
- * @throws {EventValidationError} when the body is not an event: not UTF-8, not
+ * @throws {@link EventValidationError} when the body is not an event: not UTF-8, not
  * JSON, not an object with a string `type`, a charge event without a usable
  * `data.id`, or not a body at all (a `Request`, a stream).
  *
@@ -312,6 +312,12 @@ export class Webhooks {
    * does (a `NotFoundError` means the event named a charge that does not
    * exist: answer 4xx, do not act). `options` are checked first, by name and
    * value, whatever the event: a bad one rejects with `RequestValidationError`.
+   *
+   * @throws {@link RequestValidationError} when `options` are invalid, whatever the event.
+   * @throws {@link EventValidationError} when the body is not an event; nothing is sent.
+   * @throws {@link NotFoundError} when the event names a charge that does not exist, and every
+   *   other error of {@link Charges.retrieve}: {@link APIError} (a subclass per status),
+   *   {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
    *
    * @example
    * ```ts

@@ -81,7 +81,14 @@ export class Page<T> implements AsyncIterable<T> {
     return this.data.length > 0 && this.data.length >= this.page_size;
   }
 
-  /** Fetches the following page. Throws `LunasError` when {@link hasNextPage} is false. */
+  /**
+   * Fetches the following page. Throws `LunasError` when {@link hasNextPage} is false.
+   *
+   * @throws {@link LunasError} when {@link hasNextPage} is false; nothing is sent.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError},
+   *   {@link APIUserAbortError} or {@link ResponseValidationError} when a following page cannot be read,
+   *   as for the list method that made this page.
+   */
   getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) {
       return Promise.reject(new LunasError('There is no next page; check hasNextPage() before getNextPage()'));
@@ -95,6 +102,12 @@ export class Page<T> implements AsyncIterable<T> {
    * the loop early cancels that request. Pages come as the service sent them;
    * a service that keeps sending pages already read ends the walk with a
    * `LunasError`, as `for await` over items does.
+   *
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError},
+   *   {@link APIUserAbortError} or {@link ResponseValidationError} when a following page cannot be read,
+   *   as for the list method that made this page.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
+   *   than the 10,000 items it remembers (a service re-sending pages already read).
    */
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     // A generator method would keep `this`, the first page, alive for the
@@ -242,6 +255,17 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * nobody loads an unbounded list into memory by accident; anything else,
    * or another option name, rejects with `RequestValidationError` before a
    * request is sent.
+   *
+   * @throws {@link RequestValidationError} when `limit` is missing, not an integer from 1 to
+   *   10,000, or another option is given; nothing is sent.
+   * @throws The first page's error, as listed on the list method that made this
+   *   PagePromise: {@link RequestValidationError}, {@link APIError} (a subclass per status),
+   *   {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError},
+   *   {@link APIUserAbortError} or {@link ResponseValidationError} when a following page cannot be read,
+   *   as for the list method that made this page.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
+   *   than the 10,000 items it remembers (a service re-sending pages already read).
    *
    * @example
    * ```ts

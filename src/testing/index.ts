@@ -50,6 +50,9 @@ export type {
  * Rejects when the options are invalid, an option's name is unknown (with
  * the closest known name), or the port is taken.
  *
+ * @throws `TypeError` when an option is invalid, or unknown (naming the closest known one).
+ * @throws The server's listen error (`EADDRINUSE`) when `options.port` is taken.
+ *
  * @example
  * ```ts
  * const sandbox = await startSandbox({

@@ -19,6 +19,8 @@ export interface Sandbox {
   /**
    * An account's balance, formatted like the wire: `'1000000.00'`.
    * Throws a {@link SandboxError} when there is no such account.
+   *
+   * @throws {@link SandboxError} when there is no such account, or {@link SandboxError} once the sandbox is closed.
    */
   balance(accountId: string): string;
   /**
@@ -26,6 +28,8 @@ export interface Sandbox {
    * `paid_at` is set and `payment_charge.succeeded` is recorded.
    * Rejects with a {@link SandboxError} when the charge does not exist or is
    * not pending (an expired charge reads as failed).
+   *
+   * @throws {@link SandboxError} when the charge does not exist or is not pending, or {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -37,6 +41,8 @@ export interface Sandbox {
   /**
    * Simulates a failed payment: a pending charge becomes `failed` and
    * `payment_charge.failed` is recorded. Rejects like {@link Sandbox.payCharge}.
+   *
+   * @throws {@link SandboxError} when the charge does not exist or is not pending, or {@link SandboxError} once the sandbox is closed.
    */
   failCharge(id: string): Promise<ChargeRecord>;
   /**
@@ -44,6 +50,9 @@ export interface Sandbox {
    * The template is merged over `{ payment_method: 'qris', amount: 10000 }` and
    * validated by the same rules as `POST /v1/payments/charges`; an invalid
    * template throws a `TypeError` carrying the field messages.
+   *
+   * @throws `TypeError` when `count` is not a non-negative integer or the template is invalid.
+   * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -55,6 +64,9 @@ export interface Sandbox {
    * Puts `payouts` at the head of `GET /v1/payouts`, in the order given (as
    * the newest), the way payouts made while a client walks the list arrive.
    * Throws a `TypeError` unless every payout is a plain object.
+   *
+   * @throws `TypeError` unless every payout is a plain object.
+   * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -68,12 +80,19 @@ export interface Sandbox {
   readonly requests: readonly RecordedRequest[];
   /** Deliveries to {@link SandboxOptions.webhookUrl} that failed: network error, timeout or non-2xx answer. */
   readonly webhookFailures: number;
-  /** Every stored transfer, oldest first, in wire shape. */
+  /**
+   * Every stored transfer, oldest first, in wire shape.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   */
   transfers(): readonly TransferRecord[];
   /**
    * Arms a fault; faults are matched in the order armed and each matching
    * request uses up one hit of the first match. Throws a `TypeError` for an
    * invalid fault.
+   *
+   * @throws `TypeError` for an invalid fault.
+   * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -82,7 +101,11 @@ export interface Sandbox {
    * ```
    */
   inject(fault: Fault): void;
-  /** Disarms every fault. */
+  /**
+   * Disarms every fault.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   */
   clearFaults(): void;
   /**
    * Stops the server and destroys open connections, hung ones included. Safe
