@@ -22,7 +22,6 @@ export type { ClientOptions } from './core/client-options.js';
  * const client = new Client(); // reads LUNAS_API_KEY and LUNAS_BASE_URL
  * const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
  * ```
- *
  * @category Client
  */
 export class Client {

@@ -19,7 +19,6 @@ import type { Transport } from './transport.js';
 
 /**
  * Query parameters of a raw GET; `undefined` values are left out.
- *
  * @category Client
  */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
@@ -27,7 +26,6 @@ export type QueryParams = Record<string, string | number | boolean | undefined>;
 /**
  * Options of `client.get`: the request options, a query, and a schema for the
  * envelope's `data`. Any other name (`querry`, `body`) is refused before sending.
- *
  * @category Client
  */
 export interface GetOptions<T = unknown> extends RequestOptions {
@@ -44,7 +42,6 @@ export interface GetOptions<T = unknown> extends RequestOptions {
 /**
  * Options of `client.post`: the request options, a JSON body, and a schema for
  * the envelope's `data`. Any other name (`bdy`, `query`) is refused before sending.
- *
  * @category Client
  */
 export interface PostOptions<T = unknown> extends RequestOptions {
@@ -61,7 +58,6 @@ export interface PostOptions<T = unknown> extends RequestOptions {
  * ```ts
  * const page = await client.charges.list({ page: 2, pagesize: 100 });
  * ```
- *
  * @category Pagination
  */
 export interface ListParams {

@@ -27,7 +27,6 @@ import type { TransportConfig } from './transport.js';
  *   logLevel: 'info',
  * });
  * ```
- *
  * @category Client
  */
 export interface ClientOptions {

@@ -4,11 +4,7 @@
  */
 import { brandErrorClasses, isInstanceOrBranded } from './error-brand.js';
 
-/**
- * Field name (dotted for nested fields, e.g. `customer_details.email`) to messages.
- *
- * @category Errors
- */
+/** Field name (dotted for nested fields, e.g. `customer_details.email`) to messages. @category Errors */
 export type FieldErrors = Record<string, string[]>;
 
 /**
@@ -25,7 +21,6 @@ export type FieldErrors = Record<string, string[]>;
  *   else throw error;
  * }
  * ```
- *
  * @category Errors
  */
 export class LunasError extends Error {
@@ -63,7 +58,6 @@ export class LunasError extends Error {
 
 /**
  * What an {@link APIError} knows about the response that carried it.
- *
  * @category Errors
  */
 export interface APIErrorInit {
@@ -92,7 +86,6 @@ export interface APIErrorInit {
  *   throw error;
  * }
  * ```
- *
  * @category Errors
  */
 export class APIError extends LunasError {
@@ -119,11 +112,7 @@ export class APIError extends LunasError {
   }
 }
 
-/**
- * 400: the service rejected the request. `fields` maps field names to its messages.
- *
- * @category Errors
- */
+/** 400: the service rejected the request. `fields` maps field names to its messages. @category Errors */
 export class BadRequestError extends APIError {
   /** The `fail` envelope's field map; empty when the body carried only a `message`. */
   readonly fields: FieldErrors;
@@ -134,68 +123,28 @@ export class BadRequestError extends APIError {
   }
 }
 
-/**
- * 401: the API key is missing, invalid or revoked.
- *
- * @category Errors
- */
+/** 401: the API key is missing, invalid or revoked. @category Errors */
 export class AuthenticationError extends APIError {}
-/**
- * 403: not allowed, for example a transfer beyond the available balance.
- *
- * @category Errors
- */
+/** 403: not allowed, for example a transfer beyond the available balance. @category Errors */
 export class PermissionDeniedError extends APIError {}
-/**
- * 404: the resource does not exist.
- *
- * @category Errors
- */
+/** 404: the resource does not exist. @category Errors */
 export class NotFoundError extends APIError {}
-/**
- * 409: the request conflicts with another one; retried automatically.
- *
- * @category Errors
- */
+/** 409: the request conflicts with another one; retried automatically. @category Errors */
 export class ConflictError extends APIError {}
-/**
- * 422: the request was understood but cannot be processed.
- *
- * @category Errors
- */
+/** 422: the request was understood but cannot be processed. @category Errors */
 export class UnprocessableEntityError extends APIError {}
-/**
- * 429: too many requests; retried automatically, honouring `Retry-After`.
- *
- * @category Errors
- */
+/** 429: too many requests; retried automatically, honouring `Retry-After`. @category Errors */
 export class RateLimitError extends APIError {}
-/**
- * 500 and above: the service failed; retried automatically.
- *
- * @category Errors
- */
+/** 500 and above: the service failed; retried automatically. @category Errors */
 export class InternalServerError extends APIError {}
 
-/**
- * No response arrived: DNS, refused or dropped connection, TLS failure.
- *
- * @category Errors
- */
+/** No response arrived: DNS, refused or dropped connection, TLS failure. @category Errors */
 export class APIConnectionError extends LunasError {}
 
-/**
- * No response arrived within the per-attempt `timeout`.
- *
- * @category Errors
- */
+/** No response arrived within the per-attempt `timeout`. @category Errors */
 export class APIConnectionTimeoutError extends APIConnectionError {}
 
-/**
- * The caller's `AbortSignal` aborted the call; never retried.
- *
- * @category Errors
- */
+/** The caller's `AbortSignal` aborted the call; never retried. @category Errors */
 export class APIUserAbortError extends LunasError {}
 
 /**
@@ -211,7 +160,6 @@ export class APIUserAbortError extends LunasError {}
  *   // { amount: ['Amount must be greater than 0'] }
  * }
  * ```
- *
  * @category Errors
  */
 export class RequestValidationError extends LunasError {
@@ -224,11 +172,7 @@ export class RequestValidationError extends LunasError {
   }
 }
 
-/**
- * One mismatch between a response and its schema.
- *
- * @category Errors
- */
+/** One mismatch between a response and its schema. @category Errors */
 export interface ResponseIssue {
   /** Dotted path inside the response body, e.g. `data.amount`. */
   path: string;
@@ -240,7 +184,6 @@ export interface ResponseIssue {
  * A response did not have the shape the service documents, so no value is
  * returned from it. `path` names the first failing field and `body` holds the
  * raw text, for a bug report.
- *
  * @category Errors
  */
 export class ResponseValidationError extends LunasError {

@@ -17,7 +17,6 @@ import { isThenable, type Log } from './log.js';
  * ```ts
  * client.on('request', (e) => log.debug(`${e.method} ${e.url} (attempt ${e.attempt})`));
  * ```
- *
  * @category Events
  */
 export interface RequestEvent {
@@ -42,7 +41,6 @@ export interface RequestEvent {
  * ```ts
  * client.on('response', (e) => metrics.timing('lunas.request', e.durationMs, { status: String(e.status ?? 'none') }));
  * ```
- *
  * @category Events
  */
 export interface ResponseEvent extends RequestEvent {
@@ -60,7 +58,6 @@ export interface ResponseEvent extends RequestEvent {
 
 /**
  * The events a {@link Client} emits, by name.
- *
  * @category Events
  */
 export interface ClientEvents {
@@ -72,7 +69,6 @@ export interface ClientEvents {
 
 /**
  * A listener for the event `E`.
- *
  * @category Events
  */
 export type ClientEventListener<E extends keyof ClientEvents> = (event: ClientEvents[E]) => void;

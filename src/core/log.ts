@@ -3,7 +3,6 @@ import { redact, type Secret } from './secrets.js';
 
 /**
  * Levels, from the most to the least verbose. `off` silences the SDK.
- *
  * @category Client
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
@@ -21,7 +20,6 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
  *
  * const client = new Client({ logger: pino(), logLevel: 'info' });
  * ```
- *
  * @category Client
  */
 export interface Logger {

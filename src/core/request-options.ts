@@ -11,7 +11,6 @@ import { optionNames, readOptionsObject } from './option-names.js';
  * ```ts
  * await client.transfers.create(params, { idempotencyKey: `invoice-${invoice.id}`, timeout: 10_000 });
  * ```
- *
  * @category Client
  */
 export interface RequestOptions {

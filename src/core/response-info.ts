@@ -6,7 +6,6 @@
 
 /**
  * What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}.
- *
  * @category Client
  */
 export interface ResponseInfo {
@@ -35,7 +34,6 @@ const responses = new WeakMap<object, ResponseInfo>();
  * const transfer = await client.transfers.create(params);
  * console.log(getResponseInfo(transfer)?.requestId);
  * ```
- *
  * @category Client
  */
 export function getResponseInfo(value: object): ResponseInfo | undefined {

@@ -6,7 +6,6 @@
 
 /**
  * A schema of any library that implements Standard Schema v1 (zod, valibot, arktype...).
- *
  * @category Client
  */
 export interface StandardSchema<Output = unknown> {
@@ -32,7 +31,6 @@ export interface StandardSchema<Output = unknown> {
 
 /**
  * What a Standard Schema's `validate` answers: a value, or the issues found.
- *
  * @category Client
  */
 export type StandardResult<Output> =
@@ -49,7 +47,6 @@ export type StandardResult<Output> =
 
 /**
  * One problem a Standard Schema found.
- *
  * @category Client
  */
 export interface StandardIssue {

@@ -4,7 +4,6 @@
 
 /**
  * How a customer pays a charge.
- *
  * @category Resources
  */
 export type PaymentMethodType = 'qris' | 'virtual_account';
@@ -16,14 +15,12 @@ export type PaymentMethodType = 'qris' | 'virtual_account';
  * The service may add a status later. lunas then returns it as it came, so a
  * `switch` over a status needs a `default` branch that treats a value it does
  * not know as "not paid" (see the Charges guide).
- *
  * @category Resources
  */
 export type ChargeStatus = 'pending' | 'success' | 'failed';
 
 /**
  * Customer information, as sent when the charge was created.
- *
  * @category Resources
  */
 export interface CustomerDetails {
@@ -37,7 +34,6 @@ export interface CustomerDetails {
 
 /**
  * One line of a charge: what was bought, at what unit price, how many.
- *
  * @category Resources
  */
 export interface ChargeItem {
@@ -55,7 +51,6 @@ export interface ChargeItem {
  *
  * Fields the service adds later are kept on the object at run time but are not
  * in this type; read one with `'field' in charge` (see the Charges guide).
- *
  * @category Resources
  */
 export interface Charge {
@@ -95,7 +90,6 @@ export interface Charge {
  * A charge just created: a {@link Charge} plus the customer's `payment_url`, and
  * `qr_code_url` for `qris`. Neither URL can be read back later with `retrieve`,
  * so store them if you need them again.
- *
  * @category Resources
  */
 export interface CreatedCharge extends Charge {
@@ -110,7 +104,6 @@ export interface CreatedCharge extends Charge {
  * Money is a number or a decimal string (greater than 0, at most two decimals),
  * sent as a JSON number. A field not listed here is refused with a
  * {@link RequestValidationError}, and nothing is sent.
- *
  * @category Resources
  */
 export interface ChargeCreateParams {

@@ -120,7 +120,6 @@ const chargeList = z.array(chargeSchema);
 
 /**
  * Payment charges: QRIS and virtual account.
- *
  * @category Resources
  */
 export class Charges extends Resource {

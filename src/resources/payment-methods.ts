@@ -14,7 +14,6 @@ import { jsonObject, typedAs, z } from '../core/schema.js';
  * const first = (await client.paymentMethods.list()).data[0];
  * if (first && typeof first.id === 'string') console.log(first.id);
  * ```
- *
  * @category Resources
  */
 export interface PaymentMethod {
@@ -27,7 +26,6 @@ const paymentMethodList = z.array(paymentMethodSchema);
 
 /**
  * The payment methods available to the merchant (read only).
- *
  * @category Resources
  */
 export class PaymentMethods extends Resource {

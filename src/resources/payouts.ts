@@ -14,7 +14,6 @@ import { jsonObject, typedAs, z } from '../core/schema.js';
  * const first = (await client.payouts.list()).data[0];
  * if (first && typeof first.id === 'string') console.log(first.id);
  * ```
- *
  * @category Resources
  */
 export interface Payout {
@@ -27,7 +26,6 @@ const payoutList = z.array(payoutSchema);
 
 /**
  * Payouts to external bank accounts (read only).
- *
  * @category Resources
  */
 export class Payouts extends Resource {

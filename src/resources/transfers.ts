@@ -18,7 +18,6 @@ import { validate } from '../core/validate.js';
  *
  * The service may add a status later. lunas then returns it as it came, so a
  * `switch` over a status needs a `default` branch for a value it does not know.
- *
  * @category Resources
  */
 export type TransferStatus = 'succeeded' | 'failed';
@@ -29,7 +28,6 @@ export type TransferStatus = 'succeeded' | 'failed';
  *
  * Fields the service adds later are kept on the object at run time but are not
  * in this type; read one with `'field' in transfer` (see the Charges guide).
- *
  * @category Resources
  */
 export interface Transfer {
@@ -63,7 +61,6 @@ export interface Transfer {
  * Parameters of `client.transfers.create()`. Field names are the wire names.
  * The source is always your own account. A field not listed here is refused
  * with a {@link RequestValidationError}, and nothing is sent.
- *
  * @category Resources
  */
 export interface TransferCreateParams {
@@ -129,7 +126,6 @@ const transferList = z.array(transferSchema);
 
 /**
  * Instant transfers from the caller's account to another account of the platform.
- *
  * @category Resources
  */
 export class Transfers extends Resource {

@@ -16,7 +16,6 @@
  * await sandbox.close();
  * expect(() => sandbox.balance('acc_partner')).toThrow(SandboxError);
  * ```
- *
  * @category Testing
  */
 export class SandboxError extends Error {

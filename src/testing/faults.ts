@@ -22,14 +22,12 @@
  * sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
  * sandbox.inject({ kind: 'status', status: 503, times: Infinity });
  * ```
- *
  * @category Testing
  */
 export type Fault = FaultTarget & FaultKind;
 
 /**
  * Which requests a fault hits and how many times.
- *
  * @category Testing
  */
 export interface FaultTarget {
@@ -43,7 +41,6 @@ export interface FaultTarget {
 
 /**
  * What a fault does.
- *
  * @category Testing
  */
 export type FaultKind =

@@ -68,7 +68,6 @@ export type {
  *   await sandbox.close();
  * }
  * ```
- *
  * @category Testing
  */
 export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {

@@ -12,7 +12,6 @@ import type { SandboxAccount } from './types.js';
 
 /**
  * Options of {@link startSandbox}; every one has a default.
- *
  * @category Testing
  */
 export interface SandboxOptions {

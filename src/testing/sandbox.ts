@@ -8,7 +8,6 @@ import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, Tra
  * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`) throws a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `webhookFailures`) stay readable for assertions.
- *
  * @category Testing
  */
 export interface Sandbox {

@@ -2,7 +2,6 @@
 
 /**
  * An account of the platform, as configured with {@link SandboxOptions.accounts}.
- *
  * @category Testing
  */
 export interface SandboxAccount {
@@ -18,21 +17,18 @@ export interface SandboxAccount {
 
 /**
  * Payment method accepted by `POST /v1/payments/charges`.
- *
  * @category Testing
  */
 export type PaymentMethodType = 'qris' | 'virtual_account';
 
 /**
  * Status of a charge.
- *
  * @category Testing
  */
 export type ChargeStatus = 'pending' | 'success' | 'failed';
 
 /**
  * One item of a charge, as served (money as a two-decimal string).
- *
  * @category Testing
  */
 export interface ChargeItemRecord {
@@ -48,7 +44,6 @@ export interface ChargeItemRecord {
  * A charge as `GET /v1/payments/charges/{id}` serves it. Fields the caller did
  * not send are `null` (`items` is `[]`). The create response adds
  * `payment_url` and, for `qris`, `qr_code_url`.
- *
  * @category Testing
  */
 export interface ChargeRecord {
@@ -107,7 +102,6 @@ export interface ChargeRecord {
 
 /**
  * A transfer as the service serves it (spec 2.3).
- *
  * @category Testing
  */
 export interface TransferRecord {
@@ -139,7 +133,6 @@ export interface TransferRecord {
 
 /**
  * The body of `POST /v1/payments/charges`, as a well-behaved client sends it.
- *
  * @category Testing
  */
 export interface ChargeCreateBody {
@@ -190,7 +183,6 @@ export interface ChargeCreateBody {
 
 /**
  * Event types the sandbox records (spec section 6).
- *
  * @category Testing
  */
 export type SandboxEventType =
@@ -199,7 +191,6 @@ export type SandboxEventType =
 /**
  * An event, exactly as it is POSTed to {@link SandboxOptions.webhookUrl}.
  * `data` is a snapshot of the charge at the time of the event.
- *
  * @category Testing
  */
 export interface SandboxEvent {
@@ -215,7 +206,6 @@ export interface SandboxEvent {
 
 /**
  * One HTTP request the sandbox received, whatever became of it.
- *
  * @category Testing
  */
 export interface RecordedRequest {
