@@ -15,6 +15,8 @@ export type { ClientOptions } from './core/client-options.js';
 /**
  * The lunas client: one per API key, safe to share across concurrent requests.
  *
+ * @see [Getting started](../docs/getting-started.md) and [Configuration](../docs/configuration.md)
+ *
  * @example
  * ```ts
  * import { Client } from 'lunas-sdk';
@@ -101,6 +103,7 @@ export class Client {
    * applies: retries, timeout, signal, events, envelope decoding, typed
    * errors. Resolves to the success envelope's `data`: `unknown`, or typed
    * and checked by `options.schema` (any Standard Schema: zod, valibot, arktype).
+   * The guide: [Calling endpoints the SDK does not cover yet](../docs/raw-requests.md).
    *
    * @throws {@link RequestValidationError} when `path`, `options.query`, `options.schema` or another
    *   option is invalid; nothing is sent.

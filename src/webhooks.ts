@@ -177,7 +177,7 @@ function invalidBody(message: string): EventValidationError {
 /**
  * Parses and validates a webhook body. It proves nothing about where the
  * event came from: use it to log or route an event, and
- * `client.webhooks.confirm` to act on one.
+ * `client.webhooks.confirm` to act on one ([Webhooks](../docs/webhooks.md), the guide).
  *
  * @example
  * ```ts
@@ -263,7 +263,7 @@ export type WebhookConfirmation =
 /**
  * Webhook events. The service documents no signature, so an event proves
  * nothing by itself: {@link Webhooks.confirm} reads the charge back from the
- * API, which is the one source to act on. @category Webhooks
+ * API, which is the one source to act on ([Webhooks](../docs/webhooks.md), the guide). @category Webhooks
  */
 export class Webhooks {
   readonly #charges: Charges;

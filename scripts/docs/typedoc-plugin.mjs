@@ -87,6 +87,39 @@ function withoutInternalsAndPlatform(project) {
   }
 }
 
+/**
+ * A guide links to the declaration it covers as `[label](../src/x.ts#Name.member)`:
+ * on the repository host that opens the source with its TSDoc; here the link
+ * goes to the symbol's page instead of a copy of the source file. A name that
+ * is not documented in the reference is an error, like any broken link.
+ * @param {import('typedoc').ProjectReflection} project
+ * @param {import('typedoc').Logger} logger
+ */
+function sourceLinksToReference(project, logger) {
+  const sourceLink = /[\\/]src[\\/](.+)\.ts$/;
+  for (const document of project.getReflectionsByKind(ReflectionKind.Document)) {
+    for (const part of document.content) {
+      if (part.kind !== 'relative-link' || typeof part.target !== 'number' || !part.targetAnchor) continue;
+      const path = project.files.resolvePath(part.target);
+      const inSource = path && sourceLink.exec(path);
+      if (!inSource) continue;
+      const module = inSource[1].startsWith('testing/') ? 'lunas-sdk/testing' : 'lunas-sdk';
+      const symbol = project.getChildByName([module, ...part.targetAnchor.split('.')]);
+      if (!symbol) {
+        logger.error(
+          `${document.name}: ${part.text} names no symbol ${part.targetAnchor} of ${module} in the reference`,
+        );
+        continue;
+      }
+      // One path per symbol, which the file registry resolves to its page.
+      const symbolPath = `${path}#${part.targetAnchor}`;
+      project.files.registerReflectionPath(symbolPath, symbol);
+      part.target = project.files.registerAbsolute(symbolPath).target;
+      part.targetAnchor = undefined;
+    }
+  }
+}
+
 /** @param {Application} app */
 export function load(app) {
   const fileNames = new WeakMap();
@@ -100,6 +133,7 @@ export function load(app) {
   });
   // Before typedoc's own resolve step builds each class's hierarchy from them.
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => withoutInternalsAndPlatform(context.project));
+  app.converter.on(Converter.EVENT_RESOLVE_END, (context) => sourceLinksToReference(context.project, app.logger));
   app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, document) => {
     const title = headings(document.content.map((part) => part.text).join(''))[0]?.text;
     if (title === undefined) return;

@@ -27,6 +27,7 @@ import type { TransportConfig } from './transport.js';
  *   logLevel: 'info',
  * });
  * ```
+ * @see [Configuration](../../docs/configuration.md), the guide
  * @category Client
  */
 export interface ClientOptions {

@@ -12,6 +12,8 @@ export type FieldErrors = Record<string, string[]>;
  * error class also recognises an error from another copy of lunas-sdk in the
  * same process (its ESM and CommonJS builds loaded side by side).
  *
+ * @see [Errors and retries](../../docs/errors-and-retries.md), the guide
+ *
  * @example
  * ```ts
  * try {

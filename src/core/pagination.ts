@@ -31,7 +31,7 @@ export interface PageSource<T> extends WalkContext {
 }
 
 /**
- * One page of a list, with the means to walk on.
+ * One page of a list, with the means to walk on ([Pagination](../../docs/pagination.md), the guide).
  *
  * @example
  * ```ts

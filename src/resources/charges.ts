@@ -120,6 +120,8 @@ const chargeList = z.array(chargeSchema);
 
 /**
  * Payment charges: QRIS and virtual account.
+ *
+ * @see [Charges](../../docs/charges.md), the guide
  * @category Resources
  */
 export class Charges extends Resource {

@@ -126,6 +126,8 @@ const transferList = z.array(transferSchema);
 
 /**
  * Instant transfers from the caller's account to another account of the platform.
+ *
+ * @see [Transfers and idempotency](../../docs/transfers-and-idempotency.md), the guide
  * @category Resources
  */
 export class Transfers extends Resource {

@@ -47,6 +47,8 @@ export type {
 
 /**
  * Starts a sandbox on 127.0.0.1 and resolves once it is listening.
+ *
+ * @see [Testing your integration](../../docs/testing.md) and [The sandbox](../../docs/sandbox.md), the guides
  * Rejects when the options are invalid, an option's name is unknown (with
  * the closest known name), or the port is taken.
  *

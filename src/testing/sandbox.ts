@@ -8,6 +8,8 @@ import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, Tra
  * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`) throws a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `webhookFailures`) stay readable for assertions.
+ *
+ * @see [The sandbox](../../docs/sandbox.md), the guide
  * @category Testing
  */
 export interface Sandbox {
