@@ -111,8 +111,9 @@ function sourceLinksToReference(project, logger) {
         );
         continue;
       }
-      // One path per symbol, which the file registry resolves to its page.
-      const symbolPath = `${path}#${part.targetAnchor}`;
+      // One made-up path per symbol, which the file registry resolves to its
+      // page (not `path#anchor`: the registry drops the anchor from a path).
+      const symbolPath = `${path}/${part.targetAnchor}`;
       project.files.registerReflectionPath(symbolPath, symbol);
       part.target = project.files.registerAbsolute(symbolPath).target;
       part.targetAnchor = undefined;
