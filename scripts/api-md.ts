@@ -120,6 +120,11 @@ function render(projectModel: Awaited<ReturnType<typeof project>>): string {
   const categories = modules.flatMap((module) =>
     (module.categories ?? []).map((category) => ({ module: module.name, category })),
   );
+  const uncategorised = categories.filter(({ category }) => !order.includes(category.title));
+  if (uncategorised.length > 0) {
+    const names = uncategorised.flatMap(({ category }) => category.children.map((child) => child.name));
+    throw new Error(`Exports without a @category of typedoc.json's categoryOrder: ${names.join(', ')}`);
+  }
   categories.sort((a, b) => order.indexOf(a.category.title) - order.indexOf(b.category.title));
   for (const { module, category } of categories) {
     lines.push('', `# ${category.title}`, '', `From \`${module}\`.`);
