@@ -67,24 +67,37 @@ function codeSpansInHeadingText(markdown) {
 }
 
 /**
- * The reference documents lunas, not its internals nor the platform: a class's
- * hierarchy skips an unexported base (the resources' `Resource`), and members a
- * class merely inherits from a platform class (Promise's statics and
- * `[toStringTag]` on PagePromise) are left to the platform's documentation.
+ * A class's hierarchy skips an unexported base (the resources' `Resource`).
+ * Runs before typedoc builds each hierarchy from `extendedTypes`.
  * @param {import('typedoc').ProjectReflection} project
  */
-function withoutInternalsAndPlatform(project) {
+function withoutUnexportedBases(project) {
+  const unexported = (type) => type.type === 'reference' && !type.reflection && type.package === project.packageName;
   for (const owner of project.getReflectionsByKind(ReflectionKind.Class)) {
-    const ownType = (type) => type.type === 'reference' && !type.reflection && type.package === project.packageName;
-    owner.extendedTypes = owner.extendedTypes?.filter((type) => !ownType(type));
-    if (owner.extendedTypes?.length === 0) owner.extendedTypes = undefined;
-    for (const member of [...(owner.children ?? [])]) {
-      const from = member.inheritedFrom;
-      if (from?.type === 'reference' && !from.reflection && from.package !== project.packageName) {
-        project.removeReflection(member);
-      }
-    }
+    const bases = owner.extendedTypes?.filter((type) => !unexported(type));
+    owner.extendedTypes = bases?.length ? bases : undefined;
   }
+}
+
+/**
+ * Statics and symbol-named members a class merely inherits from a platform
+ * class (Promise's `all` and `[toStringTag]` on PagePromise, Error's
+ * `captureStackTrace`) are left to the platform's documentation; an error's
+ * `message` and `stack` stay. Decided for every member first, then removed,
+ * since a subclass's member inherits through its parent's.
+ * @param {import('typedoc').ProjectReflection} project
+ */
+function withoutPlatformStatics(project) {
+  const fromPlatform = (member) => {
+    let from = member.inheritedFrom;
+    while (from?.type === 'reference' && from.reflection) from = from.reflection.inheritedFrom;
+    return from?.type === 'reference' && from.package !== project.packageName;
+  };
+  const removed = project
+    .getReflectionsByKind(ReflectionKind.Class)
+    .flatMap((owner) => owner.children ?? [])
+    .filter((member) => (member.flags.isStatic || member.name.startsWith('[')) && fromPlatform(member));
+  for (const member of removed) project.removeReflection(member);
 }
 
 /**
@@ -132,8 +145,8 @@ export function load(app) {
       codeSpansInHeadingText(markdown);
     });
   });
-  // Before typedoc's own resolve step builds each class's hierarchy from them.
-  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => withoutInternalsAndPlatform(context.project));
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => withoutUnexportedBases(context.project));
+  app.converter.on(Converter.EVENT_RESOLVE_END, (context) => withoutPlatformStatics(context.project));
   app.converter.on(Converter.EVENT_RESOLVE_END, (context) => sourceLinksToReference(context.project, app.logger));
   app.converter.on(Converter.EVENT_CREATE_DOCUMENT, (_context, document) => {
     const title = headings(document.content.map((part) => part.text).join(''))[0]?.text;

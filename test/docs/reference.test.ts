@@ -64,6 +64,13 @@ describe('the built API reference', () => {
     expect(links).not.toContain('transfers-and-idempotency');
   });
 
+  it('shows PagePromise without the statics and [toStringTag] it inherits from Promise', async () => {
+    await open('classes/lunas-sdk.PagePromise.html');
+    const content = await page.locator('.col-content').innerText();
+    expect(content).toContain('toArray');
+    expect(content).not.toMatch(/allSettled|toStringTag|Properties/);
+  });
+
   it('shows a resource without the unexported base class, with its errors linked', async () => {
     await open('classes/lunas-sdk.Charges.html');
     const content = await page.locator('.col-content').innerText();
@@ -78,7 +85,10 @@ describe('the built API reference', () => {
     await open('classes/lunas-sdk.RateLimitError.html');
     const content = await page.locator('.col-content').innerText();
     expect(content).toContain('RateLimitError');
+    // What a merchant reads off an error stays (Error's own are shown under the page's "External" setting).
+    for (const field of ['status', 'requestId', 'idempotencyKey', 'toJSON']) expect(content).toContain(field);
     expect(content).not.toContain('hasInstance');
+    expect(content).not.toContain('captureStackTrace');
   });
 
   it('opens a guide at its title, and its reference links land on the symbol', async () => {
