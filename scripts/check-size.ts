@@ -28,9 +28,11 @@
 // checks and messages, toArray shared by both walks and what inspect prints of a
 // PagePromise, 561 B; the real names of Client and Page in the builds, 23 B; a
 // response issue saying "missing" or the kind that came, 130 B).
+// Issue 19's reference: 30,480 B (+56 B: `new Charges()` refused by name, since the
+// published declarations leave internal constructors out and it would compile).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 30_464;
+const GZIP_BUDGET_BYTES = 30_520;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

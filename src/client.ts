@@ -15,6 +15,8 @@ export type { ClientOptions } from './core/client-options.js';
 /**
  * The lunas client: one per API key, safe to share across concurrent requests.
  *
+ * @see [Getting started](../docs/getting-started.md) and [Configuration](../docs/configuration.md)
+ *
  * @example
  * ```ts
  * import { Client } from 'lunas-sdk';
@@ -22,6 +24,7 @@ export type { ClientOptions } from './core/client-options.js';
  * const client = new Client(); // reads LUNAS_API_KEY and LUNAS_BASE_URL
  * const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
  * ```
+ * @category Client
  */
 export class Client {
   static {
@@ -49,17 +52,17 @@ export class Client {
   readonly #api: API;
   readonly #events: Events;
 
-  /** @throws {LunasError} when the key or URL is missing or unsafe, or an option is malformed or unknown. */
-  constructor(given?: ClientOptions) {
+  /** @throws {@link LunasError} when the key or URL is missing or unsafe, or an option is malformed or unknown. */
+  constructor(options?: ClientOptions) {
     // Only withOptions() makes a Derivation: a caller's options are read by name.
-    const derivation = given instanceof Derivation ? given : undefined;
-    const options = derivation?.options ?? readClientOptions(given);
-    const settings = resolveClientSettings(options);
+    const derivation = options instanceof Derivation ? options : undefined;
+    const chosen = derivation?.options ?? readClientOptions(options);
+    const settings = resolveClientSettings(chosen);
     this.baseURL = settings.baseURL;
     this.timeout = settings.timeout;
     this.maxRetries = settings.maxRetries;
     // A derived client keeps what this one resolved, even if the environment changes.
-    this.#options = { ...options, apiKey: settings.apiKey, baseURL: settings.baseURL };
+    this.#options = { ...chosen, apiKey: settings.apiKey, baseURL: settings.baseURL };
     this.#events = derivation?.events ?? new Events();
     const transport = new Transport({ ...settings, userAgent: `lunas/${VERSION}`, events: this.#events });
     this.#api = new API(transport);
@@ -77,7 +80,7 @@ export class Client {
    * and never breaks the call. Clients made by {@link Client.withOptions}
    * share this client's listeners, in both directions.
    *
-   * @throws {LunasError} for an event other than `request` or `response`, or a listener that is not a function.
+   * @throws {@link LunasError} for an event other than `request` or `response`, or a listener that is not a function.
    *
    * @example
    * ```ts
@@ -92,7 +95,7 @@ export class Client {
   /**
    * Stops calling a listener added with {@link Client.on}.
    *
-   * @throws {LunasError} for an event other than `request` or `response`.
+   * @throws {@link LunasError} for an event other than `request` or `response`.
    */
   off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     this.#events.remove(event, listener);
@@ -105,6 +108,21 @@ export class Client {
    * applies: retries, timeout, signal, events, envelope decoding, typed
    * errors. Resolves to the success envelope's `data`: `unknown`, or typed
    * and checked by `options.schema` (any Standard Schema: zod, valibot, arktype).
+   * The guide: [Calling endpoints the SDK does not cover yet](../docs/raw-requests.md).
+   *
+   * @throws {@link RequestValidationError} when `path`, `options.query`, `options.schema` or another
+   *   option is invalid; nothing is sent.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented
+   *   shape, or `options.schema` rejects its `data`.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
    *
    * @example
    * ```ts
@@ -123,6 +141,20 @@ export class Client {
    * JSON. Like every POST it carries an Idempotency-Key (yours, or a UUID),
    * the same on every attempt. Otherwise as {@link Client.get}.
    *
+   * @throws {@link RequestValidationError} when `path`, `options.body` (not JSON-serialisable),
+   *   `options.schema` or another option is invalid; nothing is sent.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented
+   *   shape, or `options.schema` rejects its `data`.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   *
    * @example
    * ```ts
    * const created = await client.post('/v1/transfers', { body, idempotencyKey: `settle-${invoice.id}` });
@@ -137,6 +169,9 @@ export class Client {
   /**
    * A new client with some options changed and the rest (the key included)
    * kept. The original is unchanged.
+   *
+   * @throws {@link LunasError} when `overrides` are not an object, name an unknown option, or
+   *   make the key, URL or an option invalid.
    *
    * @example
    * ```ts

@@ -14,7 +14,7 @@ import { looseObject, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';
 import type { Charge, Charges } from './resources/charges.js';
 
-/** The event types the service documents. */
+/** The event types the service documents. @category Events */
 export const CHARGE_EVENT_TYPES = [
   'payment_charge.created',
   'payment_charge.update',
@@ -22,7 +22,7 @@ export const CHARGE_EVENT_TYPES = [
   'payment_charge.failed',
 ] as const;
 
-/** One of the documented charge event types. */
+/** One of the documented charge event types. @category Events */
 export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 
 /**
@@ -70,7 +70,7 @@ function builtOnce<T>(build: () => T): () => T {
  * What a charge event says about its charge: only `id` is promised. The
  * rest (a `status`, an `amount`, ...) is kept on the object as the service
  * sent it, unchecked, and is a hint at most: read it with `'status' in
- * event.data`, and act on the charge `client.webhooks.confirm` reads back.
+ * event.data`, and act on the charge `client.webhooks.confirm` reads back. @category Events
  */
 export interface ChargeEventData {
   /** The id of the charge the event is about: a non-empty string, never `.` or `..`. */
@@ -79,7 +79,7 @@ export interface ChargeEventData {
 
 /**
  * A charge event: one of {@link CHARGE_EVENT_TYPES}, naming a charge by
- * `data.id`. Every other field is kept as it came.
+ * `data.id`. Every other field is kept as it came. @category Events
  */
 export interface ChargeEvent {
   /** One of {@link CHARGE_EVENT_TYPES}. */
@@ -95,6 +95,7 @@ export interface ChargeEvent {
 /**
  * An event of a type this version of lunas does not know yet, kept whole.
  * Use {@link isChargeEvent} to tell the two kinds of {@link LunasEvent} apart.
+ * @category Events
  */
 export interface UnknownEvent {
   /** The event type, e.g. a future `transfer.created`. */
@@ -107,7 +108,7 @@ export interface UnknownEvent {
   created_at?: unknown;
 }
 
-/** Any event the service may send. */
+/** Any event the service may send. @category Events */
 export type LunasEvent = ChargeEvent | UnknownEvent;
 
 /**
@@ -115,7 +116,7 @@ export type LunasEvent = ChargeEvent | UnknownEvent;
  * `Buffer`, `ArrayBuffer`, `DataView`), or the object `JSON.parse` made of it.
  * A `Request`, `Response`, `Blob`, stream or form is not a body: pass
  * `await request.text()`. Most of those do not compile here; all are refused
- * at run time.
+ * at run time. @category Webhooks
  */
 export type WebhookBody =
   | string
@@ -145,13 +146,14 @@ export type WebhookBody =
  * const event = parseEvent(body);
  * if (isChargeEvent(event)) log.info({ type: event.type, charge: event.data.id }, 'webhook received');
  * ```
+ * @category Webhooks
  */
 export function isChargeEvent(event: LunasEvent): event is ChargeEvent {
   // `?.` because JavaScript callers may pass anything; a guard answers false rather than throw.
   return (CHARGE_EVENT_TYPES as readonly unknown[]).includes((event as Partial<LunasEvent> | null)?.type);
 }
 
-/** A webhook body that is not a well-formed event: answer it with 400. */
+/** A webhook body that is not a well-formed event: answer it with 400. @category Errors */
 export class EventValidationError extends LunasError {
   /** Every mismatch found. */
   readonly issues: ResponseIssue[];
@@ -175,16 +177,16 @@ function invalidBody(message: string): EventValidationError {
 /**
  * Parses and validates a webhook body. It proves nothing about where the
  * event came from: use it to log or route an event, and
- * `client.webhooks.confirm` to act on one.
+ * `client.webhooks.confirm` to act on one ([Webhooks](../docs/webhooks.md), the guide).
  *
  * @example
  * ```ts
  * const event = parseEvent(rawBody); // throws EventValidationError: answer 400
  * log.info({ type: event.type, id: event.id }, 'webhook received'); // to act, confirm it
  * ```
- * @throws {EventValidationError} when the body is not an event: not UTF-8, not
+ * @throws {@link EventValidationError} when the body is not an event: not UTF-8, not
  * JSON, not an object with a string `type`, a charge event without a usable
- * `data.id`, or not a body at all (a `Request`, a stream).
+ * `data.id`, or not a body at all (a `Request`, a stream). @category Webhooks
  */
 export function parseEvent(body: WebhookBody): LunasEvent {
   try {
@@ -242,7 +244,7 @@ function isPlainObject(value: object): boolean {
 
 /**
  * What {@link Webhooks.confirm} found: a charge event with the charge as the
- * API reports it now, or an event of a type this version does not know.
+ * API reports it now, or an event of a type this version does not know. @category Webhooks
  */
 export type WebhookConfirmation =
   | {
@@ -261,7 +263,7 @@ export type WebhookConfirmation =
 /**
  * Webhook events. The service documents no signature, so an event proves
  * nothing by itself: {@link Webhooks.confirm} reads the charge back from the
- * API, which is the one source to act on.
+ * API, which is the one source to act on ([Webhooks](../docs/webhooks.md), the guide). @category Webhooks
  */
 export class Webhooks {
   readonly #charges: Charges;
@@ -274,13 +276,14 @@ export class Webhooks {
   /**
    * Parses a webhook body (as {@link parseEvent} does) and, for a charge
    * event, retrieves the charge it names. Act on `charge`: it is what the API
-   * says now, whatever the event claimed. Rejects with `EventValidationError`
-   * (answer 400) for a body that is not an event, an id that cannot name a
-   * charge included, before sending anything; otherwise as `charges.retrieve`
-   * does (a `NotFoundError` means the event named a charge that does not
-   * exist: answer 4xx, do not act). `options` are checked first, by name and
-   * value, whatever the event: a bad one rejects with `RequestValidationError`.
+   * says now, whatever the event claimed. `options` are checked first, by name
+   * and value, whatever the event.
    *
+   * @throws {@link RequestValidationError} when `options` are invalid; nothing is sent.
+   * @throws {@link EventValidationError} (answer 400) when the body is not an event, as for {@link parseEvent}.
+   * @throws {@link NotFoundError} when the event names a charge that does not exist (answer 4xx, do not act),
+   *   and the other errors of {@link Charges.retrieve}: {@link APIError} (a subclass per status),
+   *   {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
    * @example
    * ```ts
    * const { charge } = await client.webhooks.confirm(await request.text());

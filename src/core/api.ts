@@ -18,12 +18,16 @@ import { describeError, foreignError, redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';
 
-/** Query parameters of a raw GET; `undefined` values are left out. */
+/**
+ * Query parameters of a raw GET; `undefined` values are left out.
+ * @category Client
+ */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
 /**
  * Options of `client.get`: the request options, a query, and a schema for the
  * envelope's `data`. Any other name (`querry`, `body`) is refused before sending.
+ * @category Client
  */
 export interface GetOptions<T = unknown> extends RequestOptions {
   /** Query parameters, e.g. `{ page: 2, pagesize: 100 }`. */
@@ -39,6 +43,7 @@ export interface GetOptions<T = unknown> extends RequestOptions {
 /**
  * Options of `client.post`: the request options, a JSON body, and a schema for
  * the envelope's `data`. Any other name (`bdy`, `query`) is refused before sending.
+ * @category Client
  */
 export interface PostOptions<T = unknown> extends RequestOptions {
   /** The request body, sent as JSON. */
@@ -54,6 +59,7 @@ export interface PostOptions<T = unknown> extends RequestOptions {
  * ```ts
  * const page = await client.charges.list({ page: 2, pagesize: 100 });
  * ```
+ * @category Pagination
  */
 export interface ListParams {
   /** 1-based page to start from. Default 1. */

@@ -27,6 +27,8 @@ import type { TransportConfig } from './transport.js';
  *   logLevel: 'info',
  * });
  * ```
+ * @see [Configuration](../../docs/configuration.md), the guide
+ * @category Client
  */
 export interface ClientOptions {
   /** Secret API key, sent as `Authorization: Bearer`. Default: `LUNAS_API_KEY`. */

@@ -4,11 +4,15 @@
  */
 import { brandErrorClasses, isInstanceOrBranded } from './error-brand.js';
 
-/** Field name (dotted for nested fields, e.g. `customer_details.email`) to messages. */
+/** Field name (dotted for nested fields, e.g. `customer_details.email`) to messages. @category Errors */
 export type FieldErrors = Record<string, string[]>;
 
 /**
- * The base class of every error thrown by lunas.
+ * The base class of every error thrown by lunas. `instanceof` on any lunas
+ * error class also recognises an error from another copy of lunas-sdk in the
+ * same process (its ESM and CommonJS builds loaded side by side).
+ *
+ * @see [Errors and retries](../../docs/errors-and-retries.md), the guide
  *
  * @example
  * ```ts
@@ -19,6 +23,7 @@ export type FieldErrors = Record<string, string[]>;
  *   else throw error;
  * }
  * ```
+ * @category Errors
  */
 export class LunasError extends Error {
   /**
@@ -37,6 +42,10 @@ export class LunasError extends Error {
    * lunas-sdk in the same process, such as its ESM and CommonJS builds loaded
    * side by side: each lunas class carries a brand shared by every copy.
    * A class of your own that extends a lunas error keeps the ordinary check.
+   * Hidden from the reference (the class comment says it in a sentence): a
+   * static method named by a symbol reads as noise on every error's page.
+   *
+   * @hidden
    */
   static override [Symbol.hasInstance]<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
     return isInstanceOrBranded(this, value);
@@ -49,7 +58,10 @@ export class LunasError extends Error {
   }
 }
 
-/** What an {@link APIError} knows about the response that carried it. */
+/**
+ * What an {@link APIError} knows about the response that carried it.
+ * @category Errors
+ */
 export interface APIErrorInit {
   /** The HTTP status of the response. */
   status: number;
@@ -76,6 +88,7 @@ export interface APIErrorInit {
  *   throw error;
  * }
  * ```
+ * @category Errors
  */
 export class APIError extends LunasError {
   /** The HTTP status of the response. */
@@ -101,7 +114,7 @@ export class APIError extends LunasError {
   }
 }
 
-/** 400: the service rejected the request. `fields` maps field names to its messages. */
+/** 400: the service rejected the request. `fields` maps field names to its messages. @category Errors */
 export class BadRequestError extends APIError {
   /** The `fail` envelope's field map; empty when the body carried only a `message`. */
   readonly fields: FieldErrors;
@@ -112,28 +125,28 @@ export class BadRequestError extends APIError {
   }
 }
 
-/** 401: the API key is missing, invalid or revoked. */
+/** 401: the API key is missing, invalid or revoked. @category Errors */
 export class AuthenticationError extends APIError {}
-/** 403: not allowed, for example a transfer beyond the available balance. */
+/** 403: not allowed, for example a transfer beyond the available balance. @category Errors */
 export class PermissionDeniedError extends APIError {}
-/** 404: the resource does not exist. */
+/** 404: the resource does not exist. @category Errors */
 export class NotFoundError extends APIError {}
-/** 409: the request conflicts with another one; retried automatically. */
+/** 409: the request conflicts with another one; retried automatically. @category Errors */
 export class ConflictError extends APIError {}
-/** 422: the request was understood but cannot be processed. */
+/** 422: the request was understood but cannot be processed. @category Errors */
 export class UnprocessableEntityError extends APIError {}
-/** 429: too many requests; retried automatically, honouring `Retry-After`. */
+/** 429: too many requests; retried automatically, honouring `Retry-After`. @category Errors */
 export class RateLimitError extends APIError {}
-/** 500 and above: the service failed; retried automatically. */
+/** 500 and above: the service failed; retried automatically. @category Errors */
 export class InternalServerError extends APIError {}
 
-/** No response arrived: DNS, refused or dropped connection, TLS failure. */
+/** No response arrived: DNS, refused or dropped connection, TLS failure. @category Errors */
 export class APIConnectionError extends LunasError {}
 
-/** No response arrived within the per-attempt `timeout`. */
+/** No response arrived within the per-attempt `timeout`. @category Errors */
 export class APIConnectionTimeoutError extends APIConnectionError {}
 
-/** The caller's `AbortSignal` aborted the call; never retried. */
+/** The caller's `AbortSignal` aborted the call; never retried. @category Errors */
 export class APIUserAbortError extends LunasError {}
 
 /**
@@ -149,6 +162,7 @@ export class APIUserAbortError extends LunasError {}
  *   // { amount: ['Amount must be greater than 0'] }
  * }
  * ```
+ * @category Errors
  */
 export class RequestValidationError extends LunasError {
   /** Dotted field name to messages. */
@@ -160,7 +174,7 @@ export class RequestValidationError extends LunasError {
   }
 }
 
-/** One mismatch between a response and its schema. */
+/** One mismatch between a response and its schema. @category Errors */
 export interface ResponseIssue {
   /** Dotted path inside the response body, e.g. `data.amount`. */
   path: string;
@@ -172,6 +186,7 @@ export interface ResponseIssue {
  * A response did not have the shape the service documents, so no value is
  * returned from it. `path` names the first failing field and `body` holds the
  * raw text, for a bug report.
+ * @category Errors
  */
 export class ResponseValidationError extends LunasError {
   /** Dotted path of the first mismatch (`''` when the body as a whole is wrong). */

@@ -17,6 +17,7 @@ import { isThenable, type Log } from './log.js';
  * ```ts
  * client.on('request', (e) => log.debug(`${e.method} ${e.url} (attempt ${e.attempt})`));
  * ```
+ * @category Events
  */
 export interface RequestEvent {
   /** `GET` or `POST`. */
@@ -40,6 +41,7 @@ export interface RequestEvent {
  * ```ts
  * client.on('response', (e) => metrics.timing('lunas.request', e.durationMs, { status: String(e.status ?? 'none') }));
  * ```
+ * @category Events
  */
 export interface ResponseEvent extends RequestEvent {
   /** The HTTP status; undefined when no response came (connection failure, timeout, abort). */
@@ -54,7 +56,10 @@ export interface ResponseEvent extends RequestEvent {
   readonly willRetry: boolean;
 }
 
-/** The events a {@link Client} emits, by name. */
+/**
+ * The events a {@link Client} emits, by name.
+ * @category Events
+ */
 export interface ClientEvents {
   /** Before each attempt is sent. */
   request: RequestEvent;
@@ -62,7 +67,10 @@ export interface ClientEvents {
   response: ResponseEvent;
 }
 
-/** A listener for the event `E`. */
+/**
+ * A listener for the event `E`.
+ * @category Events
+ */
 export type ClientEventListener<E extends keyof ClientEvents> = (event: ClientEvents[E]) => void;
 
 /** The listeners of one client and the clients derived from it. */

@@ -1,7 +1,10 @@
 import { LunasError } from './errors.js';
 import { redact, type Secret } from './secrets.js';
 
-/** Levels, from the most to the least verbose. `off` silences the SDK. */
+/**
+ * Levels, from the most to the least verbose. `off` silences the SDK.
+ * @category Client
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 /**
@@ -17,6 +20,7 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
  *
  * const client = new Client({ logger: pino(), logLevel: 'info' });
  * ```
+ * @category Client
  */
 export interface Logger {
   /** Verbose detail; lunas logs every attempt of every request at this level. */

@@ -12,6 +12,7 @@ import type { SinceWalk } from './since-walk.js';
  * to a point in time with {@link NewestFirstPagePromise.since}. Lists with no
  * documented order (payouts, payment methods) return a plain `PagePromise`,
  * without `since`.
+ * @category Pagination
  */
 export class NewestFirstPagePromise<T> extends PagePromise<T> {
   /**
@@ -31,6 +32,12 @@ export class NewestFirstPagePromise<T> extends PagePromise<T> {
    * }
    * const recent = await client.transfers.list({ pagesize: 100 }).since(since).toArray({ limit: 1000 });
    * ```
+   * @throws {@link RequestValidationError} when `time` is not a valid `Date` or an ISO 8601 date-time
+   *   with a zone; nothing is sent. `since` itself never throws: the walk rejects when iterated.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}, as the list method's pages do.
+   * @throws {@link LunasError} when an item's `created_at` does not parse as a time, or the pages held
+   *   nothing new for more than the 10,000 items a walk remembers.
    */
   override since(time: Date | string): SinceWalk<T> {
     return super.since(time);

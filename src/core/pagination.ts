@@ -18,7 +18,7 @@ export interface Listing {
   readonly describe: () => string;
 }
 
-/** The list envelope's fields, as the service names them. */
+/** The list envelope's fields, as the service names them. @category Pagination */
 export interface PageEnvelope<T> {
   /** The items of the page. */
   data: T[];
@@ -39,7 +39,7 @@ export interface PageSource<T> extends WalkContext {
 }
 
 /**
- * One page of a list, with the means to walk on.
+ * One page of a list, with the means to walk on ([Pagination](../../docs/pagination.md), the guide).
  *
  * @example
  * ```ts
@@ -50,6 +50,7 @@ export interface PageSource<T> extends WalkContext {
  *   page = await page.getNextPage();
  * }
  * ```
+ * @category Pagination
  */
 export class Page<T> implements AsyncIterable<T> {
   static {
@@ -88,7 +89,13 @@ export class Page<T> implements AsyncIterable<T> {
     return this.data.length > 0 && this.data.length >= this.page_size;
   }
 
-  /** Fetches the following page. Throws `LunasError` when {@link hasNextPage} is false. */
+  /**
+   * Fetches the following page.
+   *
+   * @throws {@link LunasError} when {@link hasNextPage} is false; nothing is sent.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}: the page's error, as on its list method.
+   */
   getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) {
       return Promise.reject(new LunasError('There is no next page; check hasNextPage() before getNextPage()'));
@@ -99,9 +106,11 @@ export class Page<T> implements AsyncIterable<T> {
   /**
    * Yields this page and each following one. While the caller works on a
    * page, the next is already being fetched (one page ahead at most); leaving
-   * the loop early cancels that request. Pages come as the service sent them;
-   * a service that keeps sending pages already read ends the walk with a
-   * `LunasError`, as `for await` over items does.
+   * the loop early cancels that request. Pages come as the service sent them.
+   *
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}: a following page's error, as on its list method.
+   * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     // A generator method would keep `this`, the first page, alive for the
@@ -150,6 +159,10 @@ export class Page<T> implements AsyncIterable<T> {
    * during the walk push older ones onto later pages, and those the walk has
    * already yielded are skipped (recognised by `id`). A service that keeps
    * sending pages already read ends the walk with a `LunasError`.
+   *
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}: a following page's error, as on its list method.
+   * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return Page.items(this);
@@ -192,6 +205,7 @@ export class Page<T> implements AsyncIterable<T> {
  *   console.log(charge.id, charge.status);
  * }
  * ```
+ * @category Pagination
  */
 export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T> {
   /**
@@ -233,6 +247,12 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     return this.#first;
   }
 
+  /**
+   * Fetches the first page, once however often it is awaited.
+   *
+   * @throws The first page's error, as on its list method: {@link RequestValidationError}, {@link APIError}
+   *   (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
+   */
   override then<R1 = Page<T>, R2 = never>(
     onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
@@ -240,15 +260,24 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     return this.#firstPage().then(onfulfilled, onrejected);
   }
 
+  /** As `Promise.catch`, on the first page's fetch. @throws The errors of {@link PagePromise.then}. */
   override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<T> | R> {
     return this.#firstPage().catch(onrejected);
   }
 
+  /** As `Promise.finally`, on the first page's fetch. @throws The errors of {@link PagePromise.then}. */
   override finally(onfinally?: (() => void) | null): Promise<Page<T>> {
     return this.#firstPage().finally(onfinally);
   }
 
-  /** Every item from the first page onward, across pages. */
+  /**
+   * Every item from the first page onward, across pages.
+   *
+   * @throws Any page's error, as on its list method: {@link RequestValidationError} (the first page's only),
+   *   {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}.
+   * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
+   */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return Page.items(this.#firstPage());
   }
@@ -258,9 +287,14 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * same de-duplication, in the same order), and stops as soon as it has
    * them: no page is requested, not even ahead, once the pages in hand can
    * fill the limit. `limit` is required, an integer from 1 to 10,000, so
-   * nobody loads an unbounded list into memory by accident; anything else,
-   * or another option name, rejects with `RequestValidationError` before a
-   * request is sent.
+   * nobody loads an unbounded list into memory by accident.
+   *
+   * @throws {@link RequestValidationError} when `limit` is missing, not an integer from 1 to 10,000, or
+   *   another option is given; nothing is sent.
+   * @throws Any page's error, as on its list method: {@link RequestValidationError} (the first page's only),
+   *   {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}.
+   * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    *
    * @example
    * ```ts

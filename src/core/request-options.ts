@@ -11,6 +11,7 @@ import { optionNames, readOptionsObject } from './option-names.js';
  * ```ts
  * await client.transfers.create(params, { idempotencyKey: `invoice-${invoice.id}`, timeout: 10_000 });
  * ```
+ * @category Client
  */
 export interface RequestOptions {
   /**

@@ -4,7 +4,10 @@
  * the service sent it.
  */
 
-/** What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}. */
+/**
+ * What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}.
+ * @category Client
+ */
 export interface ResponseInfo {
   /** HTTP status of the final attempt. */
   readonly status: number;
@@ -31,6 +34,7 @@ const responses = new WeakMap<object, ResponseInfo>();
  * const transfer = await client.transfers.create(params);
  * console.log(getResponseInfo(transfer)?.requestId);
  * ```
+ * @category Client
  */
 export function getResponseInfo(value: object): ResponseInfo | undefined {
   return responses.get(value);

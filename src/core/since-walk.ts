@@ -38,6 +38,7 @@ const sinceParams = z.strictObject({ since: datetimeParam('Since') });
  *   reconcile(charge);
  * }
  * ```
+ * @category Pagination
  */
 export class SinceWalk<T> implements AsyncIterable<T> {
   readonly #time: unknown;
@@ -52,7 +53,15 @@ export class SinceWalk<T> implements AsyncIterable<T> {
     this.#open = open;
   }
 
-  /** Every item created at or after the time given, newest first. */
+  /**
+   * Every item created at or after the time given, newest first.
+   *
+   * @throws {@link RequestValidationError} when the time is invalid; nothing is sent.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
+   *   {@link ResponseValidationError}, as the list method's pages do.
+   * @throws {@link LunasError} when an item's `created_at` does not parse as a time, or the pages held
+   *   nothing new for more than the 10,000 items a walk remembers.
+   */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return this.#walk(undefined);
   }
@@ -60,6 +69,10 @@ export class SinceWalk<T> implements AsyncIterable<T> {
   /**
    * Collects at most `limit` items created at or after the time given
    * (`limit` as for `PagePromise.toArray`: required, 1 to 10,000).
+   *
+   * @throws {@link RequestValidationError} when `limit` or the time is invalid; nothing is sent.
+   * @throws The errors of iterating the walk: {@link APIError}, {@link APIConnectionError},
+   *   {@link APIUserAbortError}, {@link ResponseValidationError}, {@link LunasError}.
    */
   toArray(options: { limit: number }): Promise<T[]> {
     return collect(options, (lookAhead) => this.#walk(lookAhead));

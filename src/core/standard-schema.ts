@@ -4,7 +4,10 @@
  * them without lunas's declarations depending on one library's types.
  */
 
-/** A schema of any library that implements Standard Schema v1 (zod, valibot, arktype...). */
+/**
+ * A schema of any library that implements Standard Schema v1 (zod, valibot, arktype...).
+ * @category Client
+ */
 export interface StandardSchema<Output = unknown> {
   /** The library-neutral entry point every Standard Schema carries. */
   readonly '~standard': {
@@ -26,7 +29,10 @@ export interface StandardSchema<Output = unknown> {
   };
 }
 
-/** What a Standard Schema's `validate` answers: a value, or the issues found. */
+/**
+ * What a Standard Schema's `validate` answers: a value, or the issues found.
+ * @category Client
+ */
 export type StandardResult<Output> =
   | {
       /** The checked value, possibly transformed by the schema. */
@@ -39,7 +45,10 @@ export type StandardResult<Output> =
       readonly issues: readonly StandardIssue[];
     };
 
-/** One problem a Standard Schema found. */
+/**
+ * One problem a Standard Schema found.
+ * @category Client
+ */
 export interface StandardIssue {
   /** What is wrong. */
   readonly message: string;

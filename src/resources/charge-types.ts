@@ -2,7 +2,10 @@
 // are the runtime truth. In a file of their own only to keep each file short:
 // charges.ts re-exports them, so import them from there.
 
-/** How a customer pays a charge. */
+/**
+ * How a customer pays a charge.
+ * @category Resources
+ */
 export type PaymentMethodType = 'qris' | 'virtual_account';
 
 /**
@@ -12,10 +15,14 @@ export type PaymentMethodType = 'qris' | 'virtual_account';
  * The service may add a status later. lunas then returns it as it came, so a
  * `switch` over a status needs a `default` branch that treats a value it does
  * not know as "not paid" (see the Charges guide).
+ * @category Resources
  */
 export type ChargeStatus = 'pending' | 'success' | 'failed';
 
-/** Customer information, as sent when the charge was created. */
+/**
+ * Customer information, as sent when the charge was created.
+ * @category Resources
+ */
 export interface CustomerDetails {
   /** The customer's full name. */
   name?: string | null | undefined;
@@ -25,7 +32,10 @@ export interface CustomerDetails {
   phone_number?: string | null | undefined;
 }
 
-/** One line of a charge: what was bought, at what unit price, how many. */
+/**
+ * One line of a charge: what was bought, at what unit price, how many.
+ * @category Resources
+ */
 export interface ChargeItem {
   /** What was bought. */
   name: string;
@@ -41,6 +51,7 @@ export interface ChargeItem {
  *
  * Fields the service adds later are kept on the object at run time but are not
  * in this type; read one with `'field' in charge` (see the Charges guide).
+ * @category Resources
  */
 export interface Charge {
   /** Unique identifier of the charge; pass it to `client.charges.retrieve()`. */
@@ -79,6 +90,7 @@ export interface Charge {
  * A charge just created: a {@link Charge} plus the customer's `payment_url`, and
  * `qr_code_url` for `qris`. Neither URL can be read back later with `retrieve`,
  * so store them if you need them again.
+ * @category Resources
  */
 export interface CreatedCharge extends Charge {
   /** A customer-facing payment page. */
@@ -92,6 +104,7 @@ export interface CreatedCharge extends Charge {
  * Money is a number or a decimal string (greater than 0, at most two decimals),
  * sent as a JSON number. A field not listed here is refused with a
  * {@link RequestValidationError}, and nothing is sent.
+ * @category Resources
  */
 export interface ChargeCreateParams {
   /** `qris` or `virtual_account`. Required. */

@@ -118,12 +118,28 @@ export const chargeCreateParams = z.strictObject({
 
 const chargeList = z.array(chargeSchema);
 
-/** Payment charges: QRIS and virtual account. */
+/**
+ * Payment charges: QRIS and virtual account.
+ *
+ * @see [Charges](../../docs/charges.md), the guide
+ * @category Resources
+ */
 export class Charges extends Resource {
   /**
    * Creates a charge and returns the customer's payment instructions. `params`
-   * are checked first: a bad one rejects with `RequestValidationError` and
-   * nothing is sent.
+   * are checked first, before anything is sent.
+   *
+   * @throws {@link RequestValidationError} when `params` or `options` are invalid; nothing is sent.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
    *
    * @example
    * ```ts
@@ -144,6 +160,19 @@ export class Charges extends Resource {
    * Retrieves a charge by id. Rejects with `NotFoundError` when there is none.
    * The result has no `payment_url` or `qr_code_url`.
    *
+   * @throws {@link RequestValidationError} when `id` cannot name a charge (not a non-empty
+   *   string, `.`, `..`, half a surrogate pair) or `options` are invalid; nothing is sent.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   *
    * @example
    * ```ts
    * const charge = await client.charges.retrieve('ch_123');
@@ -158,6 +187,22 @@ export class Charges extends Resource {
    * Lists charges, newest first. `await` the result for one {@link Page},
    * `for await` over it for every charge across pages, or over
    * `.since(time)` for the charges created since a time.
+   *
+   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) or `options` are
+   *   invalid; nothing is sent. `list` itself never throws: these reject the returned
+   *   {@link PagePromise} when it is awaited or walked.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
+   *   than the 10,000 items it remembers (a service re-sending pages already read).
    *
    * @example
    * ```ts

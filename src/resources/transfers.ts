@@ -18,6 +18,7 @@ import { validate } from '../core/validate.js';
  *
  * The service may add a status later. lunas then returns it as it came, so a
  * `switch` over a status needs a `default` branch for a value it does not know.
+ * @category Resources
  */
 export type TransferStatus = 'succeeded' | 'failed';
 
@@ -27,6 +28,7 @@ export type TransferStatus = 'succeeded' | 'failed';
  *
  * Fields the service adds later are kept on the object at run time but are not
  * in this type; read one with `'field' in transfer` (see the Charges guide).
+ * @category Resources
  */
 export interface Transfer {
   /** Unique identifier of the transfer. */
@@ -59,6 +61,7 @@ export interface Transfer {
  * Parameters of `client.transfers.create()`. Field names are the wire names.
  * The source is always your own account. A field not listed here is refused
  * with a {@link RequestValidationError}, and nothing is sent.
+ * @category Resources
  */
 export interface TransferCreateParams {
   /** An active account of the platform. Required. */
@@ -121,13 +124,30 @@ export const transferCreateParams = z.strictObject({
 
 const transferList = z.array(transferSchema);
 
-/** Instant transfers from the caller's account to another account of the platform. */
+/**
+ * Instant transfers from the caller's account to another account of the platform.
+ *
+ * @see [Transfers and idempotency](../../docs/transfers-and-idempotency.md), the guide
+ * @category Resources
+ */
 export class Transfers extends Resource {
   /**
    * Moves money from your account to `destination_account_id`. Retried on
    * timeouts and 5xx with the same Idempotency-Key, so it happens at most once;
    * pass your own `idempotencyKey` (one per business operation) to keep that
    * guarantee across restarts too.
+   *
+   * @throws {@link RequestValidationError} when `params` or `options` are invalid; nothing is sent.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
    *
    * @example
    * ```ts
@@ -146,6 +166,22 @@ export class Transfers extends Resource {
    * Lists transfers, newest first. `await` the result for one
    * {@link Page}, `for await` over it for every transfer across pages, or
    * over `.since(time)` for the transfers created since a time.
+   *
+   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) or `options` are
+   *   invalid; nothing is sent. `list` itself never throws: these reject the returned
+   *   {@link PagePromise} when it is awaited or walked.
+   * @throws {@link APIError} when the service answers with an error, as the class for its
+   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
+   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
+   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
+   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
+   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
+   *   {@link APIConnectionTimeoutError} when that attempt timed out.
+   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
+   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
+   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
+   *   than the 10,000 items it remembers (a service re-sending pages already read).
    */
   list(params?: ListParams, options?: RequestOptions): NewestFirstPagePromise<Transfer> {
     return this.api.list(path`/v1/transfers`, { items: transferList, order: 'newest-first', params }, options);

@@ -8,10 +8,11 @@ import type { SandboxEventType } from './types.js';
  * - `delivered`: an attempt got a 2xx answer;
  * - `failed`: every attempt of the schedule failed, and the sandbox gave up;
  * - `abandoned`: the sandbox closed while it was pending.
+ * @category Testing
  */
 export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'abandoned';
 
-/** One POST of an event to the webhook URL. */
+/** One POST of an event to the webhook URL. @category Testing */
 export interface WebhookAttempt {
   /** When the attempt started: the wall clock, not the `now` option (so retry gaps can be measured). */
   startedAt: Date;
@@ -36,6 +37,7 @@ export interface WebhookAttempt {
  * first.state; // 'delivered'
  * first.attempts.map((attempt) => attempt.status); // [500, 200]: one retry
  * ```
+ * @category Testing
  */
 export interface WebhookDelivery {
   /** The event delivered, `evt_…`: its `id`, also sent as the `lunas-event-id` header. */
@@ -52,7 +54,7 @@ export interface WebhookDelivery {
   retryAt: Date | null;
 }
 
-/** Options of {@link Sandbox.redeliver}. */
+/** Options of {@link Sandbox.redeliver}. @category Testing */
 export interface RedeliverOptions {
   /** How many new deliveries of the event to make, from 1 to 100. Default 1. */
   times?: number;
@@ -63,7 +65,7 @@ export interface RedeliverOptions {
   concurrently?: boolean;
 }
 
-/** Options of {@link Sandbox.releaseWebhooks}. */
+/** Options of {@link Sandbox.releaseWebhooks}. @category Testing */
 export interface ReleaseWebhooksOptions {
   /** `'recorded'` (the default): oldest event first; `'reversed'`: newest first. */
   order?: 'recorded' | 'reversed';
@@ -75,5 +77,5 @@ export interface ReleaseWebhooksOptions {
   concurrently?: boolean;
 }
 
-/** A function called after every attempt, with a copy of its delivery (`state` and `retryAt` say what comes next). */
+/** A function called after every attempt, with a copy of its delivery (`state` and `retryAt` say what comes next). @category Testing */
 export type WebhookAttemptListener = (delivery: WebhookDelivery) => void;

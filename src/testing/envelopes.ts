@@ -4,7 +4,7 @@
  * `error`.
  */
 
-/** The service's answer to a call that succeeded. */
+/** The service's answer to a call that succeeded. @category Testing */
 export interface SuccessEnvelope<T> {
   /** Always `success`. */
   status: 'success';
@@ -12,7 +12,7 @@ export interface SuccessEnvelope<T> {
   data: T;
 }
 
-/** One page of a list, as the service sends it. */
+/** One page of a list, as the service sends it. @category Testing */
 export interface ListPageEnvelope<T> extends SuccessEnvelope<T[]> {
   /** The page number, 1-based. */
   page: number;
@@ -22,13 +22,13 @@ export interface ListPageEnvelope<T> extends SuccessEnvelope<T[]> {
   total_items: number;
 }
 
-/** A `fail` envelope's data when it carries one message rather than fields. */
+/** A `fail` envelope's data when it carries one message rather than fields. @category Testing */
 export interface FailMessage {
   /** What failed, e.g. `Charge not found`. */
   message: string;
 }
 
-/** The service's answer to a request it refused (400, 404). */
+/** The service's answer to a request it refused (400, 404). @category Testing */
 export interface FailEnvelope {
   /** Always `fail`. */
   status: 'fail';
@@ -36,7 +36,7 @@ export interface FailEnvelope {
   data: Record<string, string[]> | FailMessage;
 }
 
-/** The service's answer to a call that failed on its side (5xx). */
+/** The service's answer to a call that failed on its side (5xx). @category Testing */
 export interface ErrorEnvelope {
   /** Always `error`. */
   status: 'error';
@@ -44,12 +44,12 @@ export interface ErrorEnvelope {
   message: string;
 }
 
-/** `{ status: 'success', data }`: the answer of a create or a retrieve. */
+/** `{ status: 'success', data }`: the answer of a create or a retrieve. @category Testing */
 export function successEnvelope<T>(data: T): SuccessEnvelope<T> {
   return { status: 'success', data };
 }
 
-/** A list's paging fields; each defaults from the items given (page 1, one page holding them all). */
+/** A list's paging fields; each defaults from the items given (page 1, one page holding them all). @category Testing */
 export interface PageFields {
   /** The page number, 1-based. Default 1. */
   page?: number;
@@ -66,6 +66,7 @@ export interface PageFields {
  * ```ts
  * HttpResponse.json(pageEnvelope([fakeCharge(), fakeCharge()], { page_size: 10 }));
  * ```
+ * @category Testing
  */
 export function pageEnvelope<T>(data: T[], fields: PageFields = {}): ListPageEnvelope<T> {
   if (!Array.isArray(data)) throw new TypeError('A page envelope takes an array of items');
@@ -85,6 +86,7 @@ export function pageEnvelope<T>(data: T[], fields: PageFields = {}): ListPageEnv
  * ```ts
  * HttpResponse.json(failEnvelope({ 'customer_details.email': 'Invalid email format' }), { status: 400 });
  * ```
+ * @category Testing
  */
 export function failEnvelope(fields: Record<string, string | string[]> | string): FailEnvelope {
   if (typeof fields === 'string') return { status: 'fail', data: { message: fields } };
@@ -102,7 +104,7 @@ export function failEnvelope(fields: Record<string, string | string[]> | string)
   return { status: 'fail', data: Object.fromEntries(entries) };
 }
 
-/** `{ status: 'error', message }`: a server-side failure, as a 5xx carries it. */
+/** `{ status: 'error', message }`: a server-side failure, as a 5xx carries it. @category Testing */
 export function errorEnvelope(message: string): ErrorEnvelope {
   if (typeof message !== 'string') throw new TypeError('An error envelope takes a message string');
   return { status: 'error', message };

@@ -16,6 +16,7 @@
  * await sandbox.close();
  * expect(() => sandbox.balance('acc_partner')).toThrow(SandboxError);
  * ```
+ * @category Testing
  */
 export class SandboxError extends Error {
   /** Always `'SandboxError'`: a literal, since a minifier renames the class itself. */

@@ -13,7 +13,7 @@ import type { ChargeRecord, ChargeStatus, PaymentMethodType, TransferRecord } fr
 /** The customer details of a charge: each field optional. */
 type CustomerOverrides = Partial<NonNullable<ChargeRecord['customer_details']>>;
 
-/** What {@link fakeCharge} takes: any field of the charge, nested objects merged into the defaults. */
+/** What {@link fakeCharge} takes: any field of the charge, nested objects merged into the defaults. @category Testing */
 export interface ChargeOverrides extends Partial<
   Omit<ChargeRecord, 'amount' | 'fee' | 'customer_details' | 'payment_method_options'>
 > {
@@ -30,7 +30,7 @@ export interface ChargeOverrides extends Partial<
   };
 }
 
-/** What {@link fakeTransfer} takes: any field of the transfer. */
+/** What {@link fakeTransfer} takes: any field of the transfer. @category Testing */
 export interface TransferOverrides extends Partial<Omit<TransferRecord, 'amount'>> {
   /** A number or a decimal string with at most two decimals; served as `"2500.00"`. */
   amount?: number | string;
@@ -89,6 +89,8 @@ const EXPIRY_MS: Record<PaymentMethodType, number> = { qris: 15 * 60_000, virtua
  *   HttpResponse.json(successEnvelope(fakeCharge({ id: String(params.id), status: 'success' }))),
  * );
  * ```
+ * @throws `TypeError` for an unknown field name or a value of the wrong kind.
+ * @category Testing
  */
 export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
   const given = checkOverrides(overrides, CHARGE_FIELDS, 'charge');
@@ -148,6 +150,8 @@ export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
  * A transfer as `POST /v1/transfers` and the list send it: by default Rp
  * 25,000 from `acc_merchant` to `acc_partner`, succeeded, created now.
  * Unknown field names and values of the wrong kind throw a `TypeError`.
+ * @throws `TypeError` for an unknown field name or a value of the wrong kind.
+ * @category Testing
  */
 export function fakeTransfer(overrides: TransferOverrides = {}): TransferRecord {
   const given = checkOverrides(overrides, TRANSFER_FIELDS, 'transfer');

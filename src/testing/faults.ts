@@ -22,10 +22,14 @@
  * sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
  * sandbox.inject({ kind: 'status', status: 503, times: Infinity });
  * ```
+ * @category Testing
  */
 export type Fault = FaultTarget & FaultKind;
 
-/** Which requests a fault hits and how many times. */
+/**
+ * Which requests a fault hits and how many times.
+ * @category Testing
+ */
 export interface FaultTarget {
   /** HTTP method, case-insensitive; any when omitted. */
   method?: string;
@@ -35,7 +39,10 @@ export interface FaultTarget {
   times?: number;
 }
 
-/** What a fault does. */
+/**
+ * What a fault does.
+ * @category Testing
+ */
 export type FaultKind =
   | {
       /** Answer with `status`, without processing the request. */

@@ -51,8 +51,13 @@ export type {
 
 /**
  * Starts a sandbox on 127.0.0.1 and resolves once it is listening.
+ *
+ * @see [Testing your integration](../../docs/testing.md) and [The sandbox](../../docs/sandbox.md), the guides
  * Rejects when the options are invalid, an option's name is unknown (with
  * the closest known name), or the port is taken.
+ *
+ * @throws `TypeError` when an option is invalid, or unknown (naming the closest known one).
+ * @throws The server's listen error (`EADDRINUSE`) when `options.port` is taken.
  *
  * @example
  * ```ts
@@ -69,6 +74,7 @@ export type {
  *   await sandbox.close();
  * }
  * ```
+ * @category Testing
  */
 export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
   const settings = readOptions(given);
@@ -99,6 +105,8 @@ export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
  * await sandbox.payCharge(charge.id);
  * await sandbox.close();
  * ```
+ * @throws `TypeError` when an option is invalid, unknown (naming the closest known one), or `port`.
+ * @category Testing
  */
 export function createSandbox(given?: InProcessSandboxOptions): InProcessSandbox {
   const parts = assembleSandbox(readOptions(given, 'in-process'));

@@ -13,7 +13,10 @@ import { checkOptionNames } from './option-names.js';
 import { isPlainObject } from './rules.js';
 import type { SandboxAccount } from './types.js';
 
-/** Options of {@link startSandbox}; every one has a default. */
+/**
+ * Options of {@link startSandbox}; every one has a default.
+ * @category Testing
+ */
 export interface SandboxOptions {
   /** The one valid API key. Default `'sk_test_sandbox'`. */
   apiKey?: string;
@@ -81,6 +84,7 @@ export interface SandboxOptions {
 /**
  * Options of {@link createSandbox}: those of {@link startSandbox} but `port`,
  * since an in-process sandbox listens on none.
+ * @category Testing
  */
 export type InProcessSandboxOptions = Omit<SandboxOptions, 'port'>;
 

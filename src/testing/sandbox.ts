@@ -12,6 +12,9 @@ import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, Tra
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `deliveries`, `webhookFailures`) stay readable for assertions, and
  * `webhooksSettled()` resolves at once.
+ *
+ * @see [The sandbox](../../docs/sandbox.md), the guide
+ * @category Testing
  */
 export interface Sandbox {
   /**
@@ -25,6 +28,8 @@ export interface Sandbox {
   /**
    * An account's balance, formatted like the wire: `'1000000.00'`.
    * Throws a {@link SandboxError} when there is no such account.
+   *
+   * @throws {@link SandboxError} when there is no such account, or {@link SandboxError} once the sandbox is closed.
    */
   balance(accountId: string): string;
   /**
@@ -32,6 +37,8 @@ export interface Sandbox {
    * `paid_at` is set and `payment_charge.succeeded` is recorded.
    * Rejects with a {@link SandboxError} when the charge does not exist or is
    * not pending (an expired charge reads as failed).
+   *
+   * @throws {@link SandboxError} when the charge does not exist or is not pending, or {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -43,6 +50,8 @@ export interface Sandbox {
   /**
    * Simulates a failed payment: a pending charge becomes `failed` and
    * `payment_charge.failed` is recorded. Rejects like {@link Sandbox.payCharge}.
+   *
+   * @throws {@link SandboxError} when the charge does not exist or is not pending, or {@link SandboxError} once the sandbox is closed.
    */
   failCharge(id: string): Promise<ChargeRecord>;
   /**
@@ -50,6 +59,9 @@ export interface Sandbox {
    * The template is merged over `{ payment_method: 'qris', amount: 10000 }` and
    * validated by the same rules as `POST /v1/payments/charges`; an invalid
    * template throws a `TypeError` carrying the field messages.
+   *
+   * @throws `TypeError` when `count` is not a non-negative integer or the template is invalid.
+   * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -61,6 +73,9 @@ export interface Sandbox {
    * Puts `payouts` at the head of `GET /v1/payouts`, in the order given (as
    * the newest), the way payouts made while a client walks the list arrive.
    * Throws a `TypeError` unless every payout is a plain object.
+   *
+   * @throws `TypeError` unless every payout is a plain object.
+   * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -92,6 +107,9 @@ export interface Sandbox {
    * {@link SandboxError} when no event has that id or there is no webhook URL,
    * and a `TypeError` for invalid options.
    *
+   * @throws {@link SandboxError} for an unknown event id, without a webhook URL, or once the sandbox is closed.
+   * @throws `TypeError` when `options` are invalid or name an unknown option.
+   *
    * @example
    * ```ts
    * const [created] = sandbox.events;
@@ -104,13 +122,16 @@ export interface Sandbox {
    * Holds new events unsent (they are not in `deliveries` yet) until
    * {@link Sandbox.releaseWebhooks}, so they can be delivered out of order.
    * {@link Sandbox.redeliver} is not held.
-   * Throws a {@link SandboxError} when there is no webhook URL.
+   *
+   * @throws {@link SandboxError} without a webhook URL, or once the sandbox is closed.
    */
   holdWebhooks(): void;
   /**
    * Delivers the held events and stops holding: one at a time (each when the
    * previous is delivered or failed) in the order asked, or all at once.
-   * Throws a {@link SandboxError} when there is no webhook URL.
+   *
+   * @throws {@link SandboxError} without a webhook URL, or once the sandbox is closed.
+   * @throws `TypeError` when `options` are invalid or name an unknown option.
    *
    * @example
    * ```ts
@@ -134,12 +155,19 @@ export interface Sandbox {
    * ```
    */
   webhooksSettled(): Promise<void>;
-  /** Every stored transfer, oldest first, in wire shape. */
+  /**
+   * Every stored transfer, oldest first, in wire shape.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   */
   transfers(): readonly TransferRecord[];
   /**
    * Arms a fault; faults are matched in the order armed and each matching
    * request uses up one hit of the first match. Throws a `TypeError` for an
    * invalid fault.
+   *
+   * @throws `TypeError` for an invalid fault.
+   * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
    * ```ts
@@ -148,7 +176,11 @@ export interface Sandbox {
    * ```
    */
   inject(fault: Fault): void;
-  /** Disarms every fault. */
+  /**
+   * Disarms every fault.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   */
   clearFaults(): void;
   /**
    * Stops the server and destroys open connections, hung ones included (in
@@ -164,6 +196,7 @@ export interface Sandbox {
  * A sandbox in process, returned by {@link createSandbox}: the helpers of
  * {@link Sandbox}, no port, and a `fetch` that answers requests to
  * {@link Sandbox.url} (`https://sandbox.lunas.invalid`) without a network.
+ * @category Testing
  */
 export interface InProcessSandbox extends Sandbox {
   /**

@@ -1,6 +1,9 @@
 /** Wire shapes the sandbox serves and the records it keeps. */
 
-/** An account of the platform, as configured with {@link SandboxOptions.accounts}. */
+/**
+ * An account of the platform, as configured with {@link SandboxOptions.accounts}.
+ * @category Testing
+ */
 export interface SandboxAccount {
   /** Account identifier, used as `destination_account_id`. */
   id: string;
@@ -12,13 +15,22 @@ export interface SandboxAccount {
   active?: boolean;
 }
 
-/** Payment method accepted by `POST /v1/payments/charges`. */
+/**
+ * Payment method accepted by `POST /v1/payments/charges`.
+ * @category Testing
+ */
 export type PaymentMethodType = 'qris' | 'virtual_account';
 
-/** Status of a charge. */
+/**
+ * Status of a charge.
+ * @category Testing
+ */
 export type ChargeStatus = 'pending' | 'success' | 'failed';
 
-/** One item of a charge, as served (money as a two-decimal string). */
+/**
+ * One item of a charge, as served (money as a two-decimal string).
+ * @category Testing
+ */
 export interface ChargeItemRecord {
   /** What is bought. */
   name: string;
@@ -32,6 +44,7 @@ export interface ChargeItemRecord {
  * A charge as `GET /v1/payments/charges/{id}` serves it. Fields the caller did
  * not send are `null` (`items` is `[]`). The create response adds
  * `payment_url` and, for `qris`, `qr_code_url`.
+ * @category Testing
  */
 export interface ChargeRecord {
   /** `ch_` followed by 24 hex digits. */
@@ -87,7 +100,10 @@ export interface ChargeRecord {
   qr_code_url?: string;
 }
 
-/** A transfer as the service serves it (spec 2.3). */
+/**
+ * A transfer as the service serves it (spec 2.3).
+ * @category Testing
+ */
 export interface TransferRecord {
   /** `tr_` followed by 24 hex digits. */
   id: string;
@@ -115,7 +131,10 @@ export interface TransferRecord {
   updated_at: string;
 }
 
-/** The body of `POST /v1/payments/charges`, as a well-behaved client sends it. */
+/**
+ * The body of `POST /v1/payments/charges`, as a well-behaved client sends it.
+ * @category Testing
+ */
 export interface ChargeCreateBody {
   /** `qris` or `virtual_account`; anything else is refused. */
   payment_method: PaymentMethodType | (string & {});
@@ -162,13 +181,17 @@ export interface ChargeCreateBody {
   };
 }
 
-/** Event types the sandbox records (spec section 6). */
+/**
+ * Event types the sandbox records (spec section 6).
+ * @category Testing
+ */
 export type SandboxEventType =
   'payment_charge.created' | 'payment_charge.update' | 'payment_charge.succeeded' | 'payment_charge.failed';
 
 /**
  * An event, exactly as it is POSTed to {@link SandboxOptions.webhookUrl}.
  * `data` is a snapshot of the charge at the time of the event.
+ * @category Testing
  */
 export interface SandboxEvent {
   /** `evt_` followed by 24 hex digits. */
@@ -181,7 +204,10 @@ export interface SandboxEvent {
   data: ChargeRecord;
 }
 
-/** One HTTP request the sandbox received, whatever became of it. */
+/**
+ * One HTTP request the sandbox received, whatever became of it.
+ * @category Testing
+ */
 export interface RecordedRequest {
   /** HTTP method, e.g. `POST`. */
   method: string;

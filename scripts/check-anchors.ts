@@ -1,0 +1,77 @@
+// CI gate: every link in README.md and docs/*.md that names a local file or an
+// anchor resolves on the repository host. Anchors are GitHub's heading slugs
+// (scripts/docs/github-slugs.mjs), which the built reference uses too (the
+// typedoc plugin in scripts/docs/typedoc-plugin.mjs). Fails on a link to a file
+// that does not exist, an `#anchor` its target has no heading for, and a bare
+// `name.md` that a Markdown renderer would turn into a web address.
+// Run: npx tsx scripts/check-anchors.ts
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { headings } from './docs/github-slugs.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const guides = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** Markdown links `[label](target)` outside fenced code and code spans, with their line. */
+function links(markdown: string): { line: number; target: string }[] {
+  const found: { line: number; target: string }[] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((line, index) => {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced;
+    if (fenced) return;
+    const prose = line.replace(/`+[^`]*`+/g, '');
+    for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
+      found.push({ line: index + 1, target: match[1]! });
+    }
+  });
+  return found;
+}
+
+/** Bare file names a renderer's linkify would send to `http://name.md`. */
+function bareFileNames(markdown: string): { line: number; name: string }[] {
+  const found: { line: number; name: string }[] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((line, index) => {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced;
+    if (fenced) return;
+    const prose = line.replace(/`+[^`]*`+/g, '').replace(/\[[^\]]*\]\([^)]*\)/g, '');
+    for (const match of prose.matchAll(/(?<![\w/.-])[\w-]+\.md\b/g)) found.push({ line: index + 1, name: match[0] });
+  });
+  return found;
+}
+
+const anchorsOf = (file: string) => new Set(headings(readFileSync(join(root, file), 'utf8')).map((h) => h.slug));
+const problems: string[] = [];
+let checked = 0;
+for (const file of guides) {
+  const markdown = readFileSync(join(root, file), 'utf8');
+  for (const { line, target } of links(markdown)) {
+    if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // a web address or mailto:
+    checked++;
+    const [path = '', anchor] = target.split('#', 2);
+    const targetFile = path === '' ? file : relative(root, resolve(root, dirname(file), decodeURI(path)));
+    if (!existsSync(join(root, targetFile))) {
+      problems.push(`${file}:${line}: ${target}: no file ${targetFile}`);
+      continue;
+    }
+    if (anchor !== undefined && targetFile.endsWith('.md') && !anchorsOf(targetFile).has(anchor)) {
+      problems.push(`${file}:${line}: ${target}: ${targetFile} has no heading #${anchor}`);
+    }
+  }
+  for (const { line, name } of bareFileNames(markdown)) {
+    problems.push(
+      `${file}:${line}: ${name}: a bare file name becomes http://${name}; link it or put it in a code span`,
+    );
+  }
+}
+if (problems.length > 0) {
+  console.error(`${problems.length} broken link(s) in README.md and docs/*.md:\n${problems.join('\n')}`);
+  process.exit(1);
+}
+console.log(`${checked} local links and anchors in ${guides.length} guides resolve on the repository host`);

@@ -1,0 +1,100 @@
+// The built API reference as a person sees it, in Debian's Chromium driven by
+// playwright-core (never a downloaded browser): the sidebar's categories in
+// reading order, guides named by their titles, and no internals on the pages.
+// Builds the reference first when docs/api is absent (`npm run docs`).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const REFERENCE = join(ROOT, 'docs/api');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let browser: Browser;
+let page: Page;
+
+/** Opens a page of the reference once its sidebar, filled in by script, is there. */
+async function open(file: string): Promise<void> {
+  await page.goto(pathToFileURL(join(REFERENCE, file)).href);
+  await page.locator('.site-menu nav a').first().waitFor();
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set CHROMIUM to its path`,
+    );
+  }
+  if (!existsSync(join(REFERENCE, 'index.html'))) {
+    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc')], { cwd: ROOT });
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+  page = await browser.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the built API reference', () => {
+  it('groups the sidebar by category, in reading order, with the testing entry last', async () => {
+    await open('index.html');
+    const folders = await page.locator('.site-menu nav summary').allTextContents();
+    expect(folders).toEqual([
+      'lunas-sdk',
+      'Client',
+      'Resources',
+      'Pagination',
+      'Errors',
+      'Webhooks',
+      'Events',
+      'lunas-sdk/testing',
+      'Testing',
+    ]);
+  });
+
+  it('names guides by their titles, getting started first', async () => {
+    await open('index.html');
+    const links = await page.locator('.site-menu nav a').allTextContents();
+    expect(links.slice(1, 4)).toEqual(['Getting started', 'Charges', 'Transfers and idempotency']);
+    expect(links).not.toContain('transfers-and-idempotency');
+  });
+
+  it('shows PagePromise without the statics and [toStringTag] it inherits from Promise', async () => {
+    await open('classes/lunas-sdk.PagePromise.html');
+    const content = await page.locator('.col-content').innerText();
+    expect(content).toContain('toArray');
+    expect(content).not.toMatch(/allSettled|toStringTag|Properties/);
+  });
+
+  it('shows a resource without the unexported base class, with its errors linked', async () => {
+    await open('classes/lunas-sdk.Charges.html');
+    const content = await page.locator('.col-content').innerText();
+    expect(content).not.toMatch(/\bResource\b/);
+    expect(content).toContain('Throws');
+    await expect(
+      page.locator('.col-content a', { hasText: 'RequestValidationError' }).count(),
+    ).resolves.toBeGreaterThan(0);
+  });
+
+  it('shows an error class without the static [hasInstance]', async () => {
+    await open('classes/lunas-sdk.RateLimitError.html');
+    const content = await page.locator('.col-content').innerText();
+    expect(content).toContain('RateLimitError');
+    // What a merchant reads off an error stays (Error's own are shown under the page's "External" setting).
+    for (const field of ['status', 'requestId', 'idempotencyKey', 'toJSON']) expect(content).toContain(field);
+    expect(content).not.toContain('hasInstance');
+    expect(content).not.toContain('captureStackTrace');
+  });
+
+  it('opens a guide at its title, and its reference links land on the symbol', async () => {
+    await open('documents/charges.html');
+    await expect(page.locator('.col-content h1').first().innerText()).resolves.toBe('Charges');
+    const create = page.locator('.col-content a', { hasText: 'Charges.create' });
+    await expect(create.getAttribute('href')).resolves.toBe('../classes/lunas-sdk.Charges.html#create');
+  });
+});
