@@ -115,7 +115,7 @@ function render(projectModel: Awaited<ReturnType<typeof project>>): string {
     '',
     'Every public method and type of `lunas-sdk` and `lunas-sdk/testing`, in the',
     'categories of the API reference (`npm run docs`). Each name links to the file',
-    'that declares it; the reference and the guides in [docs/](docs/) explain them.',
+    'that declares it; the reference and the guides in [docs/](docs/getting-started.md) explain them.',
   ];
   const categories = modules.flatMap((module) =>
     (module.categories ?? []).map((category) => ({ module: module.name, category })),

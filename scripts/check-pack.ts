@@ -2,7 +2,7 @@
 // (docs/*.md, not the built reference in docs/api/), the examples (examples/*.ts,
 // the only TypeScript sources shipped: README and the guides link to them, and
 // there is no public repository to link to yet), README.md, CHANGELOG.md,
-// SECURITY.md, LICENSE and package.json, with every entry point present, no test
+// SECURITY.md, api.md, LICENSE and package.json, with every entry point present, no test
 // or other source file, no source map pointing at a file that is neither packed
 // nor embedded in the map (`sourcesContent`), and nothing that looks like a secret.
 // package.json's `repository`, `homepage` and `bugs` are all absent (no public URL
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packListing, root } from './pack-listing.js';
 
-const TOP_LEVEL = ['README.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
+const TOP_LEVEL = ['README.md', 'api.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
 /** Shipped beside dist/: one directory level each, so docs/api/ and nested files stay out. */
 const SHIPPED_DIRECTORIES: [RegExp, string][] = [
   [/^docs\/[^/]+\.md$/, 'docs/*.md'],
