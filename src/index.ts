@@ -34,7 +34,8 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/log.js';
-export { Page, type PageEnvelope, PagePromise } from './core/pagination.js';
+export { PagePromise } from './core/page-promise.js';
+export { Page, type PageEnvelope } from './core/pagination.js';
 export { NewestFirstPagePromise } from './core/newest-first.js';
 export { SinceWalk } from './core/since-walk.js';
 export type { RequestOptions } from './core/request-options.js';

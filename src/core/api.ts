@@ -7,7 +7,8 @@
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, RequestValidationError, type FieldErrors } from './errors.js';
 import { NewestFirstPagePromise } from './newest-first.js';
-import { type Listing, type ListOrder, Page, PagePromise, type PageSource } from './pagination.js';
+import { PagePromise } from './page-promise.js';
+import { type Listing, type ListOrder, Page, type PageSource } from './pagination.js';
 import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';

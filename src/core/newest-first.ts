@@ -3,7 +3,7 @@
  * (charges, transfers): the one kind of list that can be walked back to a
  * point in time.
  */
-import { PagePromise } from './pagination.js';
+import { PagePromise } from './page-promise.js';
 import type { SinceWalk } from './since-walk.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PagePromise } from '../core/pagination.js';
+import type { PagePromise } from '../core/page-promise.js';
 import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
