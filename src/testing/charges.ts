@@ -163,6 +163,6 @@ export function withPaymentUrls(record: ChargeRecord, baseUrl: string): ChargeRe
   return {
     ...record,
     payment_url: `${baseUrl}/pay/${id}`,
-    ...(record.payment_method === 'qris' ? { qr_code_url: `${baseUrl}/qr/${id}.png` } : {}),
+    ...(record.payment_method === 'qris' ? { qr_code_url: `${baseUrl}/qr/${id}.svg` } : {}),
   };
 }

@@ -76,8 +76,8 @@ export type {
  * ```
  * @category Testing
  */
-export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
-  const settings = readOptions(given);
+export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
+  const settings = readOptions(options);
   const parts = assembleSandbox(settings);
   // Imported here, not at the top: node:http must not load where only createSandbox is used.
   const { HOST, SandboxServer } = await import('./server.js');
@@ -108,8 +108,8 @@ export async function startSandbox(given?: SandboxOptions): Promise<Sandbox> {
  * @throws `TypeError` when an option is invalid, unknown (naming the closest known one), or `port`.
  * @category Testing
  */
-export function createSandbox(given?: InProcessSandboxOptions): InProcessSandbox {
-  const parts = assembleSandbox(readOptions(given, 'in-process'));
+export function createSandbox(options?: InProcessSandboxOptions): InProcessSandbox {
+  const parts = assembleSandbox(readOptions(options, 'in-process'));
   const transport = new InProcessTransport(parts.gateway);
   const handle = parts.handle(IN_PROCESS_URL, () => transport.close(), 'createSandbox');
   return Object.assign(handle, { fetch: transport.fetch });

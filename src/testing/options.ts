@@ -42,8 +42,9 @@ export interface SandboxOptions {
    * as JSON with a `lunas-event-id` header, and retried on
    * `webhookRetryDelaysMs` until a 2xx answer. Every delivery is recorded in
    * {@link Sandbox.deliveries}; a failing receiver never breaks the API.
+   * A `URL` object is taken as its `href`.
    */
-  webhookUrl?: string;
+  webhookUrl?: string | URL;
   /**
    * The waits before each retry of a failed delivery (network error, timeout,
    * non-2xx answer), in milliseconds; its length is the number of retries.
@@ -163,7 +164,8 @@ function assertWebhookOptions({
 }
 
 /** An absolute `http:` or `https:` URL (the command line checks `--webhook-url` with it too). */
-export function isWebhookUrl(url: unknown): url is string {
+export function isWebhookUrl(url: unknown): url is string | URL {
+  if (url instanceof URL) return /^https?:$/.test(url.protocol);
   return typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 }
 
@@ -212,7 +214,7 @@ export function readOptions(given: SandboxOptions | undefined, serving: Serving 
     account,
     payouts: options.payouts ?? DEFAULT_PAYOUTS,
     paymentMethods: options.paymentMethods ?? DEFAULT_PAYMENT_METHODS,
-    webhookUrl: options.webhookUrl,
+    webhookUrl: options.webhookUrl instanceof URL ? options.webhookUrl.href : options.webhookUrl,
     webhookRetryDelaysMs: [...(options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS)],
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     onWebhookAttempt: options.onWebhookAttempt,

@@ -112,11 +112,19 @@ ${script && `<script nonce="${nonce}">${script}</script>\n`}</body>
   return { html, contentSecurityPolicy };
 }
 
+/**
+ * The QR code of a qris charge as an SVG document (what `qr_code_url` serves
+ * and the page shows), or `undefined` when the charge has no QRIS payload.
+ */
+export function qrCodeSvg(charge: ChargeRecord): string | undefined {
+  const payload = qrisPayload(charge);
+  return payload === undefined ? undefined : renderSVG(payload, { ecc: 'M', border: 4 });
+}
+
 /** The QR code of a qris charge as an image, or a line saying why there is none. */
 function qrImage(charge: ChargeRecord, amount: string): string {
-  const payload = qrisPayload(charge);
-  if (payload === undefined) return '<p>No QR code: the amount is too long for a QRIS payload.</p>';
-  const svg = renderSVG(payload, { ecc: 'M', border: 4 });
+  const svg = qrCodeSvg(charge);
+  if (svg === undefined) return '<p>No QR code: the amount is too long for a QRIS payload.</p>';
   const source = `data:image/svg+xml,${encodeURIComponent(svg)}`;
   return `<img src="${escapeHtml(source)}" alt="${escapeHtml(`QRIS code to pay ${amount}`)}">`;
 }

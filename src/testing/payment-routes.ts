@@ -2,12 +2,13 @@
  * The customer's side of the sandbox: `GET /pay/{id}` serves the payment page
  * and `POST /pay/{id}` (a form field `action=pay|fail`) settles the charge
  * through `ChargeBook.settle`, as `sandbox.payCharge`/`failCharge` do, then
- * answers 303 back to the page (POST/redirect/GET). These routes need no API
- * key and answer HTML, never the API's JSON envelopes.
+ * answers 303 back to the page (POST/redirect/GET); `GET /qr/{id}.svg` is a
+ * qris charge's `qr_code_url`, the same QR code as an image. These routes need
+ * no API key and never answer the API's JSON envelopes.
  */
 import type { ChargeBook } from './charges.js';
 import type { Reply } from './http.js';
-import { messagePage, paymentPage, type RenderedPage } from './payment-page.js';
+import { messagePage, paymentPage, qrCodeSvg, type RenderedPage } from './payment-page.js';
 import { Router, type PathParams } from './router.js';
 import type { ChargeRecord } from './types.js';
 
@@ -100,9 +101,19 @@ const settleFromPage: PageHandler = (request, charges, params) => {
   return { status: 303, body: '', headers: { location, 'content-type': 'text/html; charset=utf-8' } };
 };
 
+const QR_FILE = /^(.+)\.svg$/;
+
+const showQrCode: PageHandler = (_request, charges, params) => {
+  const charge = chargeAt(charges, QR_FILE.exec(params.file ?? '')?.[1]);
+  const svg = charge?.payment_method === 'qris' ? qrCodeSvg(charge) : undefined;
+  if (svg === undefined) return refusal(404, 'QR code not found', 'There is no QRIS code at this address.');
+  return { status: 200, body: svg, headers: { 'content-type': 'image/svg+xml', 'cache-control': 'no-store' } };
+};
+
 const PAGE_ROUTES = new Router<PageHandler>({
   'GET /pay/:id': showPage,
   'POST /pay/:id': settleFromPage,
+  'GET /qr/:file': showQrCode,
 });
 
 /**

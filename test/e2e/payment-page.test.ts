@@ -10,6 +10,17 @@ import { start } from './helpers.js';
 const press = (paymentUrl: string, action: 'pay' | 'fail') =>
   fetch(paymentUrl, { method: 'POST', body: new URLSearchParams({ action }), redirect: 'manual' });
 
+describe('qr_code_url', () => {
+  it('is an SVG image of the QR code a created qris charge carries', async () => {
+    const { sandbox, client } = await start();
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    expect(charge.qr_code_url).toBe(`${sandbox.url}/qr/${charge.id}.svg`);
+    const image = await fetch(charge.qr_code_url!);
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await image.text()).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+  });
+});
+
 describe('payment_url', () => {
   it('is the sandbox page, served without the key; Pay there is what retrieve and the events then show', async () => {
     const { sandbox, client } = await start();

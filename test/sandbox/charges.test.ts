@@ -56,7 +56,7 @@ describe('POST /v1/payments/charges', () => {
       created_at: '2025-06-01T08:00:00.000Z',
       updated_at: '2025-06-01T08:00:00.000Z',
       payment_url: `${box.url}/pay/${id}`,
-      qr_code_url: `${box.url}/qr/${id}.png`,
+      qr_code_url: `${box.url}/qr/${id}.svg`,
     });
   });
 

@@ -48,6 +48,15 @@ describe('webhook deliveries', () => {
     expect(box.webhookFailures).toBe(0);
   });
 
+  it('takes webhookUrl as a URL object too', async () => {
+    const hook = await webhookReceiver();
+    const box = await sandbox({ webhookUrl: new URL(hook.url) });
+    await createCharge(box);
+    await box.webhooksSettled();
+    expect(box.deliveries.map(({ state }) => state)).toEqual(['delivered']);
+    expect(hook.received.map(({ event }) => event.id)).toEqual(box.events.map(({ id }) => id));
+  });
+
   it('retries a failing endpoint on the schedule until it answers 2xx, with the same event each time', async () => {
     const hook = await webhookReceiver((index) => (index < 2 ? 500 : 200));
     const box = await sandbox({ webhookUrl: hook.url, ...quick });

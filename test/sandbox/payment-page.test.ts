@@ -187,3 +187,36 @@ describe('the API beside the pages', () => {
     }
   });
 });
+
+describe('GET /qr/{id}.svg, a qris charge qr_code_url', () => {
+  it('serves the QR code the page shows, as an SVG image, with no key', async () => {
+    const box = await sandbox();
+    const created = await createCharge(box, { payment_method: 'qris', amount: 25000 });
+    const { id, qr_code_url: qrCodeUrl } = created.body.data as { id: string; qr_code_url: string };
+    expect(qrCodeUrl).toBe(`${box.url}/qr/${id}.svg`);
+    const image = await fetch(qrCodeUrl);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/svg+xml');
+    const svg = await image.text();
+    expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const page = await browse(box, `/pay/${id}`);
+    expect(page.html).toContain(`data:image/svg+xml,${encodeURIComponent(svg)}`);
+    expect(box.requests.at(-2)).toMatchObject({ method: 'GET', path: `/qr/${id}.svg`, authorized: false });
+  });
+
+  it('answers 404 for a virtual account charge, an unknown id, or another file name', async () => {
+    const box = await sandbox();
+    const va = await createCharge(box, { payment_method: 'virtual_account', channel: 'bca', amount: 10000 });
+    const qris = await createCharge(box, { payment_method: 'qris', amount: 10000 });
+    for (const path of [
+      `/qr/${va.body.data.id}.svg`,
+      '/qr/ch_missing.svg',
+      `/qr/${qris.body.data.id}.png`,
+      '/qr/.svg',
+    ]) {
+      const answer = await browse(box, path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+    }
+  });
+});
