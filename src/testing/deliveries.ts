@@ -12,6 +12,7 @@ import type {
 } from './delivery-types.js';
 import { SandboxError } from './errors.js';
 import { checkOptionNames } from './option-names.js';
+import { Sleeps } from './sleeps.js';
 import type { SandboxEvent } from './types.js';
 import { type AttemptOutcome, attemptDelivery } from './webhook.js';
 
@@ -31,8 +32,10 @@ export class WebhookDeliveries {
   readonly #settings: DeliverySettings;
   readonly #records: WebhookDelivery[] = [];
   readonly #events = new Map<string, SandboxEvent>();
-  /** What `close()` calls: one per attempt in flight and per wait for a retry (no listener pile-up on one signal). */
+  /** What `close()` calls: one per attempt in flight (no listener pile-up on one signal). */
   readonly #cancels = new Set<() => void>();
+  /** The waits before retries, ended by `close()`. */
+  readonly #retryWaits = new Sleeps();
   #closed = false;
   readonly #onSettled: (() => void)[] = [];
   /** Events recorded since `hold()`, not yet delivered; `undefined` when not holding. */
@@ -113,6 +116,7 @@ export class WebhookDeliveries {
     this.#held = undefined;
     for (const cancel of this.#cancels) cancel();
     this.#cancels.clear();
+    this.#retryWaits.stop();
     for (const record of this.#records) {
       if (record.state !== 'pending') continue;
       record.state = 'abandoned';
@@ -159,7 +163,7 @@ export class WebhookDeliveries {
       record.state = ok ? 'delivered' : delay === undefined ? 'failed' : 'pending';
       record.retryAt = delay === undefined ? null : new Date(endedAt + delay);
       this.#report(record);
-      if (delay !== undefined && !(await this.#wait(delay))) break;
+      if (delay !== undefined && !(await this.#retryWaits.sleep(delay))) break;
       record.retryAt = null;
     }
     this.#settleWaiters();
@@ -176,22 +180,6 @@ export class WebhookDeliveries {
     } finally {
       this.#cancels.delete(cancel);
     }
-  }
-
-  /** Resolves `true` after `ms`, or `false` at once when the sandbox closes first. */
-  #wait(ms: number): Promise<boolean> {
-    if (this.#closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const cancel = (): void => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      const timer = setTimeout(() => {
-        this.#cancels.delete(cancel);
-        resolve(true);
-      }, ms);
-      this.#cancels.add(cancel);
-    });
   }
 
   /** Tells the listener, whose mistakes must not stop the delivery. */

@@ -8,6 +8,7 @@ import type { Fault, FaultQueue } from './faults.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
 import type { IdSource } from './ids.js';
 import { serve, type ServiceState } from './routes.js';
+import { Sleeps } from './sleeps.js';
 import type { RecordedRequest } from './types.js';
 
 /** A request as it arrives, before its body is read. */
@@ -66,8 +67,7 @@ function proxyErrorPage(status: number): WireResponse {
 export class Gateway {
   readonly #options: GatewayOptions;
   /** Pending `delay` faults, released unprocessed when the sandbox closes. */
-  readonly #sleepers = new Set<() => void>();
-  #closing = false;
+  readonly #delays = new Sleeps();
 
   constructor(options: GatewayOptions) {
     this.#options = options;
@@ -90,8 +90,7 @@ export class Gateway {
 
   /** The sandbox is closing: pending `delay` faults end unprocessed, and later ones at once. */
   close(): void {
-    this.#closing = true;
-    for (const wake of this.#sleepers) wake();
+    this.#delays.stop();
   }
 
   #isAuthorized(header: string | undefined): boolean {
@@ -117,7 +116,7 @@ export class Gateway {
     } catch {
       return; // The client went away mid-body: there is nothing to process.
     }
-    if (fault?.kind === 'delay' && !(await this.#sleep(fault.ms))) return;
+    if (fault?.kind === 'delay' && !(await this.#delays.sleep(fault.ms))) return;
 
     const reply = serve(
       { method, path, query, contentType: request.contentType, idempotencyKey, authorized, body },
@@ -155,22 +154,5 @@ export class Gateway {
       case 'lost-response':
         return false;
     }
-  }
-
-  /** Resolves true after `ms` (a timer, so fake timers move it), or false at once when closing. */
-  #sleep(ms: number): Promise<boolean> {
-    if (this.#closing) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.#sleepers.delete(wake);
-        resolve(false);
-      };
-      const timer = setTimeout(() => {
-        this.#sleepers.delete(wake);
-        resolve(true);
-      }, ms);
-      this.#sleepers.add(wake);
-    });
   }
 }
