@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { headings } from './docs/github-slugs.mjs';
+import { markdownLinks, proseLines } from './markdown-links.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const guides = [
@@ -18,31 +19,13 @@ const guides = [
     .map((name) => `docs/${name}`),
 ];
 
-/** Markdown links `[label](target)` outside fenced code and code spans, with their line. */
-function links(markdown: string): { line: number; target: string }[] {
-  const found: { line: number; target: string }[] = [];
-  let fenced = false;
-  markdown.split('\n').forEach((line, index) => {
-    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced;
-    if (fenced) return;
-    const prose = line.replace(/`+[^`]*`+/g, '');
-    for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
-      found.push({ line: index + 1, target: match[1]! });
-    }
-  });
-  return found;
-}
-
 /** Bare file names a renderer's linkify would send to `http://name.md`. */
 function bareFileNames(markdown: string): { line: number; name: string }[] {
   const found: { line: number; name: string }[] = [];
-  let fenced = false;
-  markdown.split('\n').forEach((line, index) => {
-    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced;
-    if (fenced) return;
-    const prose = line.replace(/`+[^`]*`+/g, '').replace(/\[[^\]]*\]\([^)]*\)/g, '');
-    for (const match of prose.matchAll(/(?<![\w/.-])[\w-]+\.md\b/g)) found.push({ line: index + 1, name: match[0] });
-  });
+  for (const { line, prose } of proseLines(markdown)) {
+    const text = prose.replace(/\[[^\]]*\]\([^)]*\)/g, '');
+    for (const match of text.matchAll(/(?<![\w/.-])[\w-]+\.md\b/g)) found.push({ line, name: match[0] });
+  }
   return found;
 }
 
@@ -51,7 +34,7 @@ const problems: string[] = [];
 let checked = 0;
 for (const file of guides) {
   const markdown = readFileSync(join(root, file), 'utf8');
-  for (const { line, target } of links(markdown)) {
+  for (const { line, target } of markdownLinks(markdown)) {
     if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // a web address or mailto:
     checked++;
     const [path = '', anchor] = target.split('#', 2);

@@ -11,41 +11,13 @@
 // Run: npm run check:links
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { markdownLinks } from './markdown-links.js';
 import { packListing, root } from './pack-listing.js';
 
-/** A link's target, with where it was found. */
-interface Link {
-  line: number;
-  target: string;
-}
-
-// Inline links and images `[text](target "title")` and reference definitions
-// `[name]: target`. Markdown in this repository uses no other link form (no
-// raw HTML), and code is skipped: a fenced block, or an inline code span.
-const INLINE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/;
-const FENCE = /^\s{0,3}(```|~~~)/;
-const INLINE_CODE = /`+[^`]*`+/g;
 /** A scheme (`https:`, `mailto:`) or a protocol-relative URL: not a file of the package. */
 const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 /** A link to a symbol of the API reference, by its source file: `src/....ts#Name`. */
 const REFERENCE_LINK = /^src\/[\w./-]+\.ts#[A-Za-z_$][\w$.]*$/;
-
-function linksIn(markdown: string): Link[] {
-  const links: Link[] = [];
-  let inFence = false;
-  markdown.split('\n').forEach((text, index) => {
-    if (FENCE.test(text)) inFence = !inFence;
-    if (inFence || FENCE.test(text)) return;
-    const prose = text.replace(INLINE_CODE, '');
-    const definition = REFERENCE_DEFINITION.exec(prose)?.[1];
-    if (definition !== undefined) links.push({ line: index + 1, target: definition });
-    for (const [, target] of prose.matchAll(INLINE_LINK)) {
-      if (target !== undefined) links.push({ line: index + 1, target });
-    }
-  });
-  return links;
-}
 
 const files = packListing().files.map((file) => file.path);
 const packed = new Set(files);
@@ -53,12 +25,12 @@ const problems: string[] = [];
 let checked = 0;
 let references = 0;
 for (const file of files.filter((name) => name.endsWith('.md'))) {
-  for (const { line, target } of linksIn(readFileSync(path.join(root, file), 'utf8'))) {
-    const [filePart = ''] = target.split('#');
+  for (const { line, target } of markdownLinks(readFileSync(path.join(root, file), 'utf8'))) {
+    const [filePart = '', fragment = ''] = target.split('#', 2);
     if (filePart === '' || EXTERNAL.test(filePart)) continue;
     checked += 1;
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(filePart)));
-    if (REFERENCE_LINK.test(`${resolved}#${target.split('#')[1] ?? ''}`)) {
+    if (REFERENCE_LINK.test(`${resolved}#${fragment}`)) {
       references += 1;
       continue;
     }

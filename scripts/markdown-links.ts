@@ -1,0 +1,47 @@
+// The links of a Markdown file, for the link checks (check-anchors.ts on the
+// repository host, check-shipped-links.ts in the tarball): read from prose only,
+// outside fenced blocks and code spans, in the forms this repository writes:
+// inline links and images `[text](target "title")`, and reference definitions
+// `[name]: target` (no raw HTML).
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const CODE_SPAN = /`+[^`]*`+/g;
+const INLINE_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/;
+
+/** A line of prose (1-based `line`), its code spans removed. */
+export interface ProseLine {
+  line: number;
+  prose: string;
+}
+
+/** A link's target, with the line it is on. */
+export interface MarkdownLink {
+  line: number;
+  target: string;
+}
+
+/** Every line outside fenced blocks, with its code spans removed. */
+export function proseLines(markdown: string): ProseLine[] {
+  const lines: ProseLine[] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((text, index) => {
+    if (FENCE.test(text)) {
+      fenced = !fenced;
+      return;
+    }
+    if (!fenced) lines.push({ line: index + 1, prose: text.replace(CODE_SPAN, '') });
+  });
+  return lines;
+}
+
+/** Every link target in the prose of `markdown`. */
+export function markdownLinks(markdown: string): MarkdownLink[] {
+  const links: MarkdownLink[] = [];
+  for (const { line, prose } of proseLines(markdown)) {
+    const definition = REFERENCE_DEFINITION.exec(prose)?.[1];
+    if (definition !== undefined) links.push({ line, target: definition });
+    for (const [, target] of prose.matchAll(INLINE_LINK)) if (target !== undefined) links.push({ line, target });
+  }
+  return links;
+}
