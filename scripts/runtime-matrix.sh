@@ -129,22 +129,10 @@ async function main(format) {
   console.log(`OK ${format}`);
 }
 
-// The same sandbox in process: createSandbox's fetch, no port.
+// The same sandbox in process (createSandbox's fetch, no port), with this build's exports.
 async function inProcess() {
-  const sandbox = createSandbox();
-  try {
-    const client = new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
-    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
-    assert(charge.payment_url.startsWith(`${sandbox.url}/pay/`), `payment_url ${charge.payment_url}`);
-    await sandbox.payCharge(charge.id);
-    sandbox.seedCharges(60);
-    let walked = 0;
-    for await (const item of client.charges.list({ pagesize: 25 })) if (item.id) walked += 1;
-    assert(walked === 61, `walked ${walked} in-process charges, expected 61`);
-    assert((await client.charges.retrieve(charge.id)).status === 'success', 'in-process charge not paid');
-  } finally {
-    await sandbox.close();
-  }
+  const { inProcessScenario } = await import('./in-process.mjs');
+  await inProcessScenario({ Client, createSandbox });
 }
 
 function assert(condition, message) {

@@ -8,6 +8,7 @@
 /* global document, fetch, self, SharedWorker, Worker */
 import { Client, LunasError, NotFoundError } from 'lunas-sdk';
 import { createSandbox } from 'lunas-sdk/testing';
+import { inProcessScenario } from './in-process.mjs';
 
 /** 'refused' when the browser guard refused the client, else what happened instead. */
 function construction(config) {
@@ -35,28 +36,13 @@ function fromWorker(start) {
   });
 }
 
-/** 'walked N' once a charge is created, paid and listed in an in-process sandbox, else the error. */
+/** 'walked N, success' once the in-process scenario passes in the page, else its error. */
 async function inProcess() {
-  const sandbox = createSandbox();
   try {
-    const client = new Client({
-      fetch: sandbox.fetch,
-      baseURL: sandbox.url,
-      apiKey: sandbox.apiKey,
-      dangerouslyAllowBrowser: true,
-      maxRetries: 0,
-    });
-    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
-    await sandbox.payCharge(charge.id);
-    sandbox.seedCharges(60);
-    let walked = 0;
-    for await (const item of client.charges.list({ pagesize: 25 })) if (item.status) walked += 1;
-    const paid = (await client.charges.retrieve(charge.id)).status;
+    const { walked, paid } = await inProcessScenario({ Client, createSandbox }, { dangerouslyAllowBrowser: true });
     return `walked ${walked}, ${paid}`;
   } catch (error) {
     return String(error);
-  } finally {
-    await sandbox.close();
   }
 }
 

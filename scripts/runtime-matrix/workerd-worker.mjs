@@ -6,6 +6,7 @@
 /* global Response */
 import { Client, LunasError, NotFoundError } from 'lunas-sdk';
 import { createSandbox } from 'lunas-sdk/testing';
+import { inProcessScenario } from './in-process.mjs';
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
@@ -37,21 +38,8 @@ const steps = {
   },
 
   async inProcess() {
-    const sandbox = createSandbox();
-    try {
-      const client = new Client({ fetch: sandbox.fetch, baseURL: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
-      const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
-      assert(charge.payment_url.startsWith(`${sandbox.url}/pay/`), `payment_url ${charge.payment_url}`);
-      await sandbox.payCharge(charge.id);
-      sandbox.seedCharges(60);
-      let walked = 0;
-      for await (const item of client.charges.list({ pagesize: 25 })) if (item.id) walked += 1;
-      assert(walked === 61, `walked ${walked} in-process charges, expected 61`);
-      assert((await client.charges.retrieve(charge.id)).status === 'success', 'in-process charge not paid');
-      return { requests: sandbox.requests.length };
-    } finally {
-      await sandbox.close();
-    }
+    const { requests } = await inProcessScenario({ Client, createSandbox });
+    return { requests };
   },
 };
 
