@@ -165,8 +165,8 @@ function assertWebhookOptions({
 
 /** An absolute `http:` or `https:` URL (the command line checks `--webhook-url` with it too). */
 export function isWebhookUrl(url: unknown): url is string | URL {
-  if (url instanceof URL) return /^https?:$/.test(url.protocol);
-  return typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+  const text = url instanceof URL ? url.href : url;
+  return typeof text === 'string' && URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 }
 
 /** Every option of a sandbox, with its default in place of what was left out. */
