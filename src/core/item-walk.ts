@@ -81,9 +81,15 @@ class RecentIds {
   readonly #ring: string[] = [];
   readonly #lastSeen = new Map<string, number>();
   #sightings = 0;
+  #forgotAny = false;
 
   has(id: string): boolean {
     return this.#lastSeen.has(id);
+  }
+
+  /** Whether an id has left the window: until then, an id not remembered was never seen. */
+  get forgotAny(): boolean {
+    return this.#forgotAny;
   }
 
   see(id: string): void {
@@ -92,6 +98,7 @@ class RecentIds {
     // Forget the id leaving the ring unless it was seen again since.
     if (oldest !== undefined && this.#lastSeen.get(oldest) === this.#sightings - REMEMBERED_IDS) {
       this.#lastSeen.delete(oldest);
+      this.#forgotAny = true;
     }
     this.#ring[slot] = id;
     this.#lastSeen.set(id, this.#sightings++);
@@ -176,11 +183,14 @@ export class ItemWalk {
 
   /**
    * A newest-first walk moves back in time. An item newer than one already
-   * yielded, yet not among the items seen, is yielded all the same (it was
-   * never yielded, or was seen too long ago to be remembered), with a warning.
-   * On later pages, items newer than everything on the first page are not
-   * suspect: they were created during the walk, and pushed down by still
-   * newer ones.
+   * yielded, yet not among the items seen, is yielded all the same, with a
+   * warning that says whether it can be a repeat: only once the walk has
+   * forgotten an id. Until then it is new, brought back either by clocks out
+   * of step or by churn (a deletion moves an unread item onto a page already
+   * read, and later creations push it back behind items the walk has
+   * yielded). On later pages, items newer than everything on the first page
+   * are not suspect: they were created during the walk, and pushed down by
+   * still newer ones.
    */
   #checkOrder(item: unknown, id: string | undefined): void {
     const text = stringField(item, 'created_at');
@@ -194,12 +204,15 @@ export class ItemWalk {
     }
     if (time === oldest || (this.#horizon !== undefined && time >= this.#horizon)) return;
     if (++this.#orderWarnings > ORDER_WARNINGS_PER_WALK) return;
+    const causes = "the service's clocks are out of step, or items deleted and created between two pages moved it back";
+    const verdict = this.#recent.forgotAny
+      ? `It was yielded, and is a repeat if the list shifted by more than the ${REMEMBERED_IDS} items a walk ` +
+        `remembers between two pages; if not, ${causes}.`
+      : `It was yielded, and is not a repeat (the walk forgot no item it saw): ${causes}.`;
     const more = this.#orderWarnings === ORDER_WARNINGS_PER_WALK ? ' Further such items are counted at the end.' : '';
     this.#context.warn(
       `${this.#context.label}: item ${id ?? '(without an id)'} created_at ${text} came after an item ` +
-        `created_at ${this.#oldestText}, but the list is newest first. It was yielded. Either the list ` +
-        `contradicts its order (clocks out of step?) or it shifted by more than ${REMEMBERED_IDS} items ` +
-        `between two pages, in which case this item may be a repeat.${more}`,
+        `created_at ${this.#oldestText}, but the list is newest first. ${verdict}${more}`,
     );
   }
 }

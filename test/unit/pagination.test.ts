@@ -491,7 +491,9 @@ describe('newest-first lists (charges, transfers): the order is checked, never t
       expect(ids).toEqual(['a', 'b', 'c', 'd']);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`lunas: GET ${path}: item c created_at ${at(3)} came after`);
-      expect(lines[0]).toContain(`created_at ${at(1)}, but the list is newest first. It was yielded.`);
+      expect(lines[0]).toContain(
+        `created_at ${at(1)}, but the list is newest first. It was yielded, and is not a repeat (the walk forgot no item it saw)`,
+      );
     },
   );
 
@@ -521,6 +523,49 @@ describe('newest-first lists (charges, transfers): the order is checked, never t
     expect(lines[10]).toBe(
       'lunas: GET /v1/payments/charges: 4 more items came after older ones in this walk; they were yielded, without a line each',
     );
+  });
+
+  it('an item deleted before page 2 and brought back by creations before page 3: yielded once, and the warning says it is not a repeat', async () => {
+    // The shrunk counterexample of the property test: transfers c, b, a (newest first), one a page.
+    const [a, b, c, d, e] = [0, 1, 2, 3, 4].map((second) =>
+      transferJson({ id: `tr_${second}`, created_at: at(second) }),
+    );
+    let list = [c, b, a];
+    const seen = serveList('/v1/transfers', {
+      items: () => list,
+      after: (request) => {
+        // Deleting c moves b onto page 1, already read; two creations push it back to page 3.
+        if (request.page === 1) list = [b, a];
+        if (request.page === 2) list = [e, d, b, a];
+      },
+    });
+    const { lines, client } = warnLog();
+    const ids = (await collect(client.transfers.list({ pagesize: 1 }))).map((transfer) => transfer.id);
+    expect(ids).toEqual(['tr_2', 'tr_0', 'tr_1']);
+    expect(seen.map((request) => request.page)).toEqual([1, 2, 3, 4, 5]);
+    expect(lines).toEqual([
+      `lunas: GET /v1/transfers: item tr_1 created_at ${at(1)} came after an item created_at ${at(0)}, but the ` +
+        `list is newest first. It was yielded, and is not a repeat (the walk forgot no item it saw): ` +
+        `the service's clocks are out of step, or items deleted and created between two pages moved it back.`,
+    ]);
+  });
+
+  it('once a walk has forgotten ids, an item newer than one yielded may be a repeat, and the warning says so', async () => {
+    // 10,100 charges, then the first page's 100 again: by then the walk remembers only the last 10,000.
+    const charges = Array.from({ length: 10_100 }, (_, i) => chargeJson({ id: `ch_${i}`, created_at: at(20_000 - i) }));
+    serveList(CHARGES, { items: [...charges, ...charges.slice(0, 100)] });
+    const { lines, client } = warnLog();
+    const ids = (await collect(client.charges.list({ pagesize: 100 }))).map((charge) => charge.id);
+    expect(ids).toEqual([...charges, ...charges.slice(0, 100)].map((charge) => charge.id));
+    // ch_0 is as new as the first page's newest, so not suspect; ch_1 to ch_99 are: ten lines, then the count.
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe(
+      `lunas: GET /v1/payments/charges: item ch_1 created_at ${at(19_999)} came after an item created_at ` +
+        `${at(9_901)}, but the list is newest first. It was yielded, and is a repeat if the list shifted by more ` +
+        `than the 10000 items a walk remembers between two pages; if not, the service's clocks are out of step, ` +
+        `or items deleted and created between two pages moved it back.`,
+    );
+    expect(lines[10]).toContain(': 89 more items came after older ones in this walk');
   });
 
   it('charges without a readable created_at are yielded, without a warning', async () => {
