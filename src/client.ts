@@ -27,11 +27,6 @@ export type { ClientOptions } from './core/client-options.js';
  * @category Client
  */
 export class Client {
-  static {
-    // The builds name a class that refers to itself `_Client`; stack traces and inspect show this one.
-    Object.defineProperty(this, 'name', { value: 'Client' });
-  }
-
   /** Payment charges: create, retrieve, list. */
   readonly charges: Charges;
   /** Transfers between platform accounts: create, list. */
@@ -182,7 +177,10 @@ export class Client {
     const changed = Object.entries(readClientOptions(overrides)).filter(([, value]) => value !== undefined);
     // The derived client shares this one's listeners, handed over explicitly.
     const options: ClientOptions = { ...this.#options, ...Object.fromEntries(changed) };
-    return new Client(new Derivation(options, this.#events) as ClientOptions);
+    // Not `new Client`: the builds would rename a class that names itself (`class _Client`),
+    // and stack traces would say `_Client`.
+    const SameClass = this.constructor as typeof Client;
+    return new SameClass(new Derivation(options, this.#events) as ClientOptions);
   }
 }
 

@@ -3,7 +3,7 @@
 // through `require`. An error thrown by either copy's client is an instance of
 // the other copy's classes, and of none it does not belong to. Each build keeps
 // the classes' real names (a bundler renames a class that refers to itself,
-// `_Client`), in `constructor.name`, stack traces and `util.inspect`.
+// `_Client`), in `constructor.name`, `util.inspect` and its methods' stack frames.
 /* global console, process, setTimeout, clearTimeout */
 import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
@@ -64,6 +64,17 @@ try {
     assert(refused.name === 'LunasError', `${label}: the error is named ${refused.name}`);
     assert(/\bClient\b/.test(refused.stack), `${label}: the stack does not name Client: ${refused.stack}`);
     assert(!/\b_[A-Z]\w*/.test(refused.stack), `${label}: a renamed class in the stack: ${refused.stack}`);
+    // A method's frame names the class V8 knows, not its name property: `at Client.on`, never `at _Client.on`.
+    const methodStacks = [
+      stackOf(() => client.on('no-such-event', () => undefined)),
+      await client.charges
+        .list({ pagesize: 100, page: 1_000 })
+        .then((empty) => empty.getNextPage())
+        .then(() => '', (error) => String(error.stack)),
+    ];
+    assert(/ at Client\.on \(/.test(methodStacks[0]), `${label}: Client.on is not in ${methodStacks[0]}`);
+    assert(/ at Page\.getNextPage \(/.test(methodStacks[1]), `${label}: Page.getNextPage is not in ${methodStacks[1]}`);
+    for (const stack of methodStacks) assert(!/\b_[A-Z]\w*\./.test(stack), `${label}: a renamed class: ${stack}`);
   }
   assert(!(new Error('plain') instanceof esm.LunasError), 'a plain Error is not a LunasError');
   class MerchantError extends cjs.LunasError {}
@@ -77,3 +88,13 @@ try {
   clearTimeout(watchdog);
 }
 console.log('OK esm+cjs');
+
+/** The stack of what `run` throws, or '' when it throws nothing. */
+function stackOf(run) {
+  try {
+    run();
+    return '';
+  } catch (error) {
+    return String(error.stack);
+  }
+}

@@ -51,11 +51,6 @@ export interface PageSource<T> extends WalkContext {
  * @category Pagination
  */
 export class Page<T> implements AsyncIterable<T> {
-  static {
-    // The builds name a class that refers to itself `_Page`; stack traces and inspect show this one.
-    Object.defineProperty(this, 'name', { value: 'Page' });
-  }
-
   /** The items of this page, in the list's order. */
   readonly data: T[];
   /** The page number (1-based); always the one requested (another is a `ResponseValidationError`). */
@@ -114,7 +109,7 @@ export class Page<T> implements AsyncIterable<T> {
     // A generator method would keep `this`, the first page, alive for the
     // whole walk; the static walker lets each page go once it is passed.
     const walk = new ItemWalk(this.#source);
-    return Page.walk(this, undefined, (page) => walk.survey(page));
+    return pageClass(this).walk(this, undefined, (page) => walk.survey(page));
   }
 
   /**
@@ -163,7 +158,7 @@ export class Page<T> implements AsyncIterable<T> {
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    return Page.items(this);
+    return pageClass(this).items(this);
   }
 
   /**
@@ -179,7 +174,7 @@ export class Page<T> implements AsyncIterable<T> {
     let start: Page<T> | undefined = await first!;
     first = undefined;
     const walk = new ItemWalk(start.#source);
-    const pages = Page.walk(start, lookAhead);
+    const pages = this.walk(start, lookAhead);
     start = undefined;
     try {
       for await (const page of pages) {
@@ -190,4 +185,13 @@ export class Page<T> implements AsyncIterable<T> {
       walk.finish();
     }
   }
+}
+
+/**
+ * The class of `page`, for its methods to reach the static walkers. The class
+ * body never names `Page`: the builds would rename a class that refers to
+ * itself (`var Page = class _Page`), and stack traces would say `_Page`.
+ */
+function pageClass<T>(page: Page<T>): typeof Page {
+  return page.constructor as typeof Page;
 }
