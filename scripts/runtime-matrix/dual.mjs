@@ -70,7 +70,10 @@ try {
       await client.charges
         .list({ pagesize: 100, page: 1_000 })
         .then((empty) => empty.getNextPage())
-        .then(() => '', (error) => String(error.stack)),
+        .then(
+          () => '',
+          (error) => String(error.stack),
+        ),
     ];
     assert(/ at Client\.on \(/.test(methodStacks[0]), `${label}: Client.on is not in ${methodStacks[0]}`);
     assert(/ at Page\.getNextPage \(/.test(methodStacks[1]), `${label}: Page.getNextPage is not in ${methodStacks[1]}`);
