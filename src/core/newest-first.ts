@@ -9,9 +9,9 @@ import type { SinceWalk } from './since-walk.js';
 /**
  * What `list()` returns for a list ordered newest first by `created_at`
  * (charges, transfers): a {@link PagePromise}, which can also be walked back
- * to a point in time with {@link NewestFirstPagePromise.since}. Lists with no
- * documented order (payouts, payment methods) return a plain `PagePromise`,
- * without `since`.
+ * to a point in time with {@link NewestFirstPagePromise.since}. Lists whose
+ * items document no `created_at` (payouts, payment methods) return a plain
+ * `PagePromise`, without `since`.
  * @category Pagination
  */
 export class NewestFirstPagePromise<T> extends PagePromise<T> {

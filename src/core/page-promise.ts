@@ -119,7 +119,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
 
   /**
    * Newest-first lists only: see {@link NewestFirstPagePromise.since}. Here,
-   * on a list with no documented order, the walk rejects with
+   * on a list whose items document no `created_at`, the walk rejects with
    * `RequestValidationError` before sending (for JavaScript callers; the
    * types have no `since` on such lists).
    */

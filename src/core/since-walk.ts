@@ -81,7 +81,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
   async *#walk(lookAhead: ((page: WalkedPage) => boolean) | undefined): AsyncGenerator<T, void, undefined> {
     if (this.#open === undefined) {
       throw new RequestValidationError({
-        since: ['since() needs a list ordered newest first (charges, transfers); this one has no documented order'],
+        since: ["since() needs a list whose items document created_at (charges, transfers); this one's do not"],
       });
     }
     const since = Date.parse(validate(sinceParams, { since: this.#time }).since);

@@ -64,7 +64,7 @@ describe('since over HTTP', () => {
     expect(pagesOf(sandbox.requests.slice(before), '/v1/transfers')).toEqual([1]);
   });
 
-  it('a time that is not one, and a list with no documented order, are refused with nothing sent', async () => {
+  it('a time that is not one, and a list whose items document no created_at, are refused with nothing sent', async () => {
     const { sandbox, client } = await start();
     const before = sandbox.requests.length;
     await rejection(client.charges.list().since('yesterday').toArray({ limit: 1 }), RequestValidationError);

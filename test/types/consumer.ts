@@ -98,7 +98,7 @@ export async function rightUses(client: Client, orderId: string): Promise<string
     .since('2026-01-01T00:00:00Z')
     .toArray({ limit: 10 });
   warn(String(recentTransfers.length));
-  // @ts-expect-error: payouts have no documented order, so no walk since a time
+  // @ts-expect-error: payout items document no created_at, so no walk since a time
   client.payouts.list().since(yesterday);
   // @ts-expect-error: nor do payment methods
   client.paymentMethods.list().since(yesterday);
