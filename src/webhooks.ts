@@ -5,6 +5,7 @@
  * charge event) and keeps everything else as it came. Nothing here proves an
  * event came from the service: `confirm` reads the charge back by `data.id`.
  */
+import { isArrayBuffer, isPlainObject } from './core/any-realm.js';
 import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
@@ -199,7 +200,7 @@ export function parseEvent(body: WebhookBody): LunasEvent {
 
 function readEvent(body: unknown): LunasEvent {
   let value = body;
-  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+  if (isArrayBuffer(body) || ArrayBuffer.isView(body)) {
     try {
       // Fatal: replacing bad bytes in silence could turn one charge id into another.
       // A BOM is kept for the text's own check below, so bytes and text agree.
@@ -234,12 +235,6 @@ function readEvent(body: unknown): LunasEvent {
     );
   }
   return result.data;
-}
-
-/** A plain object from any realm: its prototype is `null` or an `Object.prototype`. */
-function isPlainObject(value: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 /**

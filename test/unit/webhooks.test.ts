@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   CHARGE_EVENT_TYPES,
@@ -41,6 +42,14 @@ function inWindow(text: string): Uint8Array {
   return buffer.subarray(3, 3 + bytes.length);
 }
 
+/** The value's JSON as bytes whose ArrayBuffer and Uint8Array were made by another realm's constructors. */
+function otherRealmBytes(value: unknown): Uint8Array {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const foreign = runInNewContext('new Uint8Array(length)', { length: bytes.length }) as Uint8Array;
+  foreign.set(bytes);
+  return foreign;
+}
+
 const forms: [string, (value: unknown) => WebhookBody][] = [
   ['text', (value) => JSON.stringify(value)],
   ['bytes (Uint8Array)', (value) => new TextEncoder().encode(JSON.stringify(value))],
@@ -54,6 +63,8 @@ const forms: [string, (value: unknown) => WebhookBody][] = [
     },
   ],
   ['a Uint8Array over part of a buffer', (value) => inWindow(JSON.stringify(value))],
+  ['an ArrayBuffer from another realm (a vm context, as Jest gives)', (value) => otherRealmBytes(value).buffer],
+  ['a Uint8Array from another realm', (value) => otherRealmBytes(value)],
   ['an object', (value) => structuredClone(value) as object],
 ];
 
