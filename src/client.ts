@@ -65,7 +65,7 @@ export class Client {
     this.transfers = new Transfers(this.#api);
     this.payouts = new Payouts(this.#api);
     this.paymentMethods = new PaymentMethods(this.#api);
-    this.webhooks = new Webhooks(this.charges);
+    this.webhooks = new Webhooks(this.charges, this.#api);
   }
 
   /**
@@ -174,7 +174,9 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    const changed = Object.entries(readClientOptions(overrides)).filter(([, value]) => value !== undefined);
+    const changed = Object.entries(readClientOptions(overrides, this.#options.apiKey)).filter(
+      ([, value]) => value !== undefined,
+    );
     // The derived client shares this one's listeners, handed over explicitly.
     const options: ClientOptions = { ...this.#options, ...Object.fromEntries(changed) };
     // Not `new Client`: the builds would rename a class that names itself (`class _Client`),

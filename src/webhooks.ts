@@ -6,11 +6,12 @@
  * event came from the service: `confirm` reads the charge back by `data.id`.
  */
 import { isArrayBuffer, isPlainObject } from './core/any-realm.js';
+import type { API } from './core/api.js';
 import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
 import { idProblem } from './core/path.js';
-import { checkRequestOptions, type RequestOptions } from './core/request-options.js';
+import type { RequestOptions } from './core/request-options.js';
 import { looseObject, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';
 import type { Charge, Charges } from './resources/charges.js';
@@ -262,10 +263,12 @@ export type WebhookConfirmation =
  */
 export class Webhooks {
   readonly #charges: Charges;
+  readonly #api: API;
 
   /** @internal Created by {@link Client}. */
-  constructor(charges: Charges) {
+  constructor(charges: Charges, api: API) {
     this.#charges = charges;
+    this.#api = api;
   }
 
   /**
@@ -287,7 +290,7 @@ export class Webhooks {
    */
   async confirm(body: WebhookBody, options?: RequestOptions): Promise<WebhookConfirmation> {
     // Checked even when no charge is read, so a misspelt option never goes unnoticed.
-    const checked = checkRequestOptions(options);
+    const checked = this.#api.checkOptions(options);
     const event = parseEvent(body);
     if (!isChargeEvent(event)) return { event, charge: undefined };
     return { event, charge: await this.#charges.retrieve(event.data.id, checked) };

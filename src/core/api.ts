@@ -13,9 +13,9 @@ import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
 import { intParam } from './params.js';
-import { z } from './schema.js';
+import { type Schema, z } from './schema.js';
 import { validate } from './validate.js';
-import { describeError, foreignError, redact, type Secret } from './secrets.js';
+import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';
 
@@ -119,12 +119,12 @@ export class API {
 
   /** GET `path`; resolves to the envelope's `data`, checked by `request.schema` when given. */
   async get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
-    return this.#send('GET', path, request, checkRequestOptions(options));
+    return this.#send('GET', path, request, this.checkOptions(options));
   }
 
   /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves as {@link API.get} does. */
   async post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
-    return this.#send('POST', path, request, checkRequestOptions(options));
+    return this.#send('POST', path, request, this.checkOptions(options));
   }
 
   /**
@@ -141,11 +141,12 @@ export class API {
     const listing: Listing = {
       order: request.order,
       describe: () => describeListing(redact(`GET /${path.relative}`, this.#transport.secret), request.params),
+      secret: this.#transport.secret,
     };
     const Kind = request.order === 'newest-first' ? NewestFirstPagePromise : PagePromise;
     return new Kind(async () => {
-      const checked = checkRequestOptions(options);
-      const { page = 1, pagesize } = validate(listParams, request.params ?? {});
+      const checked = this.checkOptions(options);
+      const { page = 1, pagesize } = this.validate(listParams, request.params ?? {});
       const relative = relativePath(path, this.#transport.secret);
       const transport = this.#transport;
       const source: PageSource<T> = {
@@ -166,12 +167,34 @@ export class API {
     }, listing);
   }
 
+  /** The caller's request options, checked by name and value before anything is sent. */
+  checkOptions(options: RequestOptions | null | undefined): RequestOptions {
+    return this.#refusing(() => checkRequestOptions(options));
+  }
+
+  /** A method's parameters, checked by `schema` before anything is sent. */
+  validate<T>(schema: Schema<T, unknown>, params: unknown): T {
+    return this.#refusing(() => validate(schema, params));
+  }
+
+  /**
+   * Runs a check of the caller's input. Its refusal quotes names and values
+   * to point at a typo, and the caller may have put the key in one: masked.
+   */
+  #refusing<T>(check: () => T): T {
+    try {
+      return check();
+    } catch (error) {
+      throw maskRefusal(error, this.#transport.secret);
+    }
+  }
+
   /**
    * `client.get` and `client.post`: the caller's options hold what to send
    * (a GET's query, a POST's body, and a schema) beside the request options.
    */
   async raw<T>(method: 'GET' | 'POST', path: string, options?: GetOptions<T> | PostOptions<T> | null): Promise<T> {
-    const checked = checkRequestOptions(options, RAW_NAMES[method]);
+    const checked = this.#refusing(() => checkRequestOptions(options, RAW_NAMES[method]));
     // Own names only: a POST's options have no `query`, which would be read from Object.prototype.
     const { query, body, schema, ...request } = { __proto__: null, ...checked } as typeof checked;
     return this.#send(method, path, { query, body, schema }, request);

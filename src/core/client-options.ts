@@ -9,7 +9,7 @@ import { isBrowserLike, readEnv } from './environment.js';
 import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './log.js';
 import { optionValueProblems } from './option-checks.js';
 import { optionNames, readOptionsObject } from './option-names.js';
-import { Secret } from './secrets.js';
+import { maskRefusal, Secret } from './secrets.js';
 import type { TransportConfig } from './transport.js';
 
 /**
@@ -87,13 +87,25 @@ const DEFAULT_MAX_RETRIES = 2;
  * The options as given, checked by name, with every known name as an own key;
  * `null` (JavaScript's "nothing") counts as none, anything but an object is refused.
  *
+ * `clientKey`: the key of the client these options derive from, masked too.
+ *
  * @throws {LunasError} for an unknown name, or options that are not an object.
  */
-export function readClientOptions(given: unknown): ClientOptions {
+export function readClientOptions(given: unknown, clientKey?: string): ClientOptions {
   const { values, problems } = readOptionsObject(given, CLIENT_OPTION_NAMES, 'The client options');
   const messages = Object.values(problems).flat();
-  if (messages.length > 0) throw new LunasError(messages.join('; '));
+  if (messages.length > 0) {
+    // A name is quoted to point at a typo, and the caller may have put a key there:
+    // the key given, the environment's, and the key of the client being derived from.
+    const refusal = masked(new LunasError(messages.join('; ')), values.apiKey ?? readEnv('LUNAS_API_KEY'));
+    throw masked(refusal, clientKey);
+  }
   return values as ClientOptions;
+}
+
+/** `refusal`, with every form of `apiKey` masked when it is a key at all. */
+function masked(refusal: unknown, apiKey: unknown): unknown {
+  return typeof apiKey === 'string' && apiKey !== '' ? maskRefusal(refusal, new Secret(apiKey)) : refusal;
 }
 
 /**
@@ -112,6 +124,15 @@ type ClientSettings = Omit<TransportConfig, 'userAgent' | 'events'>;
  * malformed, or this is a browser and `dangerouslyAllowBrowser` is not set.
  */
 export function resolveClientSettings(options: ClientOptions): ClientSettings {
+  try {
+    return settingsOf(options);
+  } catch (error) {
+    // A refusal may quote a value the caller gave (a URL, a header's name), the key among them.
+    throw masked(error, options.apiKey ?? readEnv('LUNAS_API_KEY'));
+  }
+}
+
+function settingsOf(options: ClientOptions): ClientSettings {
   if (isBrowserLike() && !options.dangerouslyAllowBrowser) {
     throw new LunasError(
       'lunas is running in a browser, where every visitor could read your secret API key. ' +

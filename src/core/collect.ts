@@ -6,6 +6,7 @@
 import { describeGiven } from './describe-value.js';
 import { RequestValidationError } from './errors.js';
 import { readOptions } from './option-names.js';
+import { maskRefusal, type Secret } from './secrets.js';
 
 /** The most items `toArray` collects: more belongs in a `for await` loop. */
 const MAX_TO_ARRAY = 10_000;
@@ -16,13 +17,14 @@ interface CollectedPage {
 }
 
 /**
- * Checks `options`, then collects at most `limit` items of the walk `open`
+ * Checks `options` (a refusal masks `secret`), then collects at most `limit` items of the walk `open`
  * starts. `open` is called only once the options are known to be good, with
  * the rule telling the walk whether to fetch the next page ahead.
  */
 export async function collect<T>(
   options: unknown,
   open: (lookAhead: (page: CollectedPage) => boolean) => AsyncIterable<T>,
+  secret: Secret,
 ): Promise<T[]> {
   const { values, problems } = readOptions(typeof options === 'object' && options !== null ? options : {}, ['limit']);
   const { limit } = values;
@@ -31,7 +33,8 @@ export async function collect<T>(
       `Limit must be an integer from 1 to ${MAX_TO_ARRAY} (${describeGiven(limit)}); use for await for longer walks`,
     ];
   }
-  if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+  // A name is quoted to point at a typo: masked, should the key have been put there.
+  if (Object.keys(problems).length > 0) throw maskRefusal(new RequestValidationError(problems), secret);
   const items: T[] = [];
   // Look ahead only when this page cannot fill what is still missing.
   const lookAhead = (page: CollectedPage) => items.length + page.data.length < (limit as number);

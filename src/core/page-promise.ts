@@ -114,7 +114,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * ```
    */
   toArray(options: { limit: number }): Promise<T[]> {
-    return collect(options, (lookAhead) => Page.items(this.#firstPage(), lookAhead));
+    return collect(options, (lookAhead) => Page.items(this.#firstPage(), lookAhead), this.#listing.secret);
   }
 
   /**
@@ -127,6 +127,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     return new SinceWalk(
       time,
       this.#listing.order === 'newest-first' ? (lookAhead) => Page.items(this.#firstPage(), lookAhead) : undefined,
+      this.#listing.secret,
     );
   }
 }

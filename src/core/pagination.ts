@@ -5,6 +5,7 @@
  */
 import { LunasError } from './errors.js';
 import { ItemWalk, type ListOrder, type WalkContext } from './item-walk.js';
+import type { Secret } from './secrets.js';
 
 export type { ListOrder } from './item-walk.js';
 
@@ -14,6 +15,8 @@ export interface Listing {
   readonly order: ListOrder;
   /** `GET /v1/payouts, page 1, pagesize 100`, for `util.inspect`; never throws. */
   readonly describe: () => string;
+  /** The API key's matcher: `toArray` and `since` refusals quote the caller's input. */
+  readonly secret: Secret;
 }
 
 /** The list envelope's fields, as the service names them. @category Pagination */

@@ -3,6 +3,7 @@
  * form the key can take in a URL or a JSON body, and a value thrown by code
  * lunas did not write (a custom `fetch`) is rebuilt from safe parts only.
  */
+import { addFieldMessages, type FieldErrors, LunasError, RequestValidationError } from './errors.js';
 
 const MASK = '[REDACTED]';
 
@@ -123,4 +124,33 @@ export function describeError(error: Error): string {
   for (let each: unknown = error; each instanceof Error; each = each.cause)
     parts.push(each.message || (each as { code?: unknown }).code);
   return parts.filter(Boolean).join(': ');
+}
+
+/**
+ * A refusal lunas threw before sending, with every form of the key masked in
+ * what it quotes of the caller's input: the names of options, fields and
+ * headers, quoted to point at a typo, and values such as a `since` time.
+ * Rebuilt, not edited: V8 wrote the message into the stack at construction.
+ * Anything else is returned as it is.
+ */
+export function maskRefusal(error: unknown, secret: Secret | undefined): unknown {
+  // A RequestValidationError's message quotes every field name and message it holds.
+  if (secret === undefined || !(error instanceof LunasError) || secret.mask(error.message) === error.message) {
+    return error;
+  }
+  if (error instanceof RequestValidationError) {
+    const fields: FieldErrors = {};
+    for (const [name, messages] of Object.entries(error.fields)) {
+      addFieldMessages(
+        fields,
+        secret.mask(name),
+        messages.map((message) => secret.mask(message)),
+      );
+    }
+    return new RequestValidationError(fields);
+  }
+  // Only lunas's plain refusals: a subclass carries more than a message, and is built masked.
+  return error.constructor === LunasError
+    ? new LunasError(secret.mask(error.message), { idempotencyKey: error.idempotencyKey })
+    : error;
 }

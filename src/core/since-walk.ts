@@ -8,6 +8,7 @@ import { describeGiven, describeValue } from './describe-value.js';
 import { LunasError, RequestValidationError } from './errors.js';
 import { datetimeParam } from './params.js';
 import { z } from './schema.js';
+import { maskRefusal, type Secret } from './secrets.js';
 import { validate } from './validate.js';
 
 /** The page fields the walk reads to decide whether to fetch the next page ahead. */
@@ -43,14 +44,16 @@ const sinceParams = z.strictObject({ since: datetimeParam('Since') });
 export class SinceWalk<T> implements AsyncIterable<T> {
   readonly #time: unknown;
   readonly #open: OpenWalk<T> | undefined;
+  readonly #secret: Secret;
 
   /**
    * @internal Built by `since()`. Without `open`, the list has no documented
    * order, and the walk rejects before sending anything.
    */
-  constructor(time: unknown, open: OpenWalk<T> | undefined) {
+  constructor(time: unknown, open: OpenWalk<T> | undefined, secret: Secret) {
     this.#time = time;
     this.#open = open;
+    this.#secret = secret;
   }
 
   /**
@@ -75,7 +78,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
    *   {@link APIUserAbortError}, {@link ResponseValidationError}, {@link LunasError}.
    */
   toArray(options: { limit: number }): Promise<T[]> {
-    return collect(options, (lookAhead) => this.#walk(lookAhead));
+    return collect(options, (lookAhead) => this.#walk(lookAhead), this.#secret);
   }
 
   async *#walk(lookAhead: ((page: WalkedPage) => boolean) | undefined): AsyncGenerator<T, void, undefined> {
@@ -84,7 +87,14 @@ export class SinceWalk<T> implements AsyncIterable<T> {
         since: ["since() needs a list whose items document created_at (charges, transfers); this one's do not"],
       });
     }
-    const since = Date.parse(validate(sinceParams, { since: this.#time }).since);
+    let checked: { since: string };
+    try {
+      checked = validate(sinceParams, { since: this.#time });
+    } catch (error) {
+      // The refusal quotes the time given: masked, should the key have been passed.
+      throw maskRefusal(error, this.#secret);
+    }
+    const since = Date.parse(checked.since);
     // The page holding the boundary (or an item the walk cannot place) is the last one requested.
     const withinBound = (page: WalkedPage) => page.data.every((item) => (createdTime(item) ?? -Infinity) >= since);
     for await (const item of this.#open((page) => withinBound(page) && (lookAhead?.(page) ?? true))) {

@@ -7,7 +7,6 @@ import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';
 import { currencyParam, datetimeParam, intParam, jsonObjectParam, textParam } from '../core/params.js';
 import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
-import { validate } from '../core/validate.js';
 import type { Charge, ChargeCreateParams, CreatedCharge } from './charge-types.js';
 
 // The public types are written for people, in charge-types.ts (a file of
@@ -152,7 +151,7 @@ export class Charges extends Resource {
    * ```
    */
   async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
-    const body = validate(chargeCreateParams, params);
+    const body = this.api.validate(chargeCreateParams, params);
     return this.api.post(path`/v1/payments/charges`, { body, schema: createdChargeSchema }, options);
   }
 

@@ -7,7 +7,6 @@ import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';
 import { currencyParam, textParam } from '../core/params.js';
 import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
-import { validate } from '../core/validate.js';
 
 // The public types below are written for people; the schemas after them are
 // the runtime truth. test/unit/types.test.ts proves the two agree field by field.
@@ -158,7 +157,7 @@ export class Transfers extends Resource {
    * ```
    */
   async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
-    const body = validate(transferCreateParams, params);
+    const body = this.api.validate(transferCreateParams, params);
     return this.api.post(path`/v1/transfers`, { body, schema: transferSchema }, options);
   }
 

@@ -189,6 +189,39 @@ const trickyKey = fc.string({
   maxLength: 40,
 });
 
+describe('the API key as a name the caller gave', () => {
+  it('is masked in every refusal that quotes names: client and request options, headers, fields, toArray', async () => {
+    const where = fc.constantFrom('client option', 'request option', 'header', 'charge field', 'toArray option');
+    await fc.assert(
+      fc.asyncProperty(key, where, async (apiKey, place) => {
+        const client = new Client({
+          apiKey,
+          baseURL: BASE_URL,
+          maxRetries: 0,
+          fetch: () => Promise.reject(new Error('sent')),
+        });
+        const named = { [apiKey]: 1 };
+        const refusal = await (async () => {
+          try {
+            if (place === 'client option') new Client({ apiKey, baseURL: BASE_URL, ...named });
+            if (place === 'request option') await client.charges.retrieve('ch_1', named);
+            if (place === 'header') await client.charges.retrieve('ch_1', { headers: { [`x-${apiKey}`]: 'v' } });
+            if (place === 'charge field')
+              await client.charges.create({ payment_method: 'qris', amount: 10_000, ...named });
+            if (place === 'toArray option') await client.payouts.list().toArray({ limit: 1, ...named });
+          } catch (error) {
+            return error;
+          }
+          return undefined;
+        })();
+        expect(refusal).toBeInstanceOf(LunasError);
+        expect(keyLeaks(renderings(refusal), apiKey)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 describe('the matcher', () => {
   it('masks every form an encoder gives any key, inside any text', () => {
     fc.assert(

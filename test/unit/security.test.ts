@@ -18,6 +18,7 @@ import {
   Client,
   InternalServerError,
   type Logger,
+  LunasError,
   RequestValidationError,
   ResponseValidationError,
 } from '../../src/index.js';
@@ -191,6 +192,21 @@ function observedClient(key: string, respond: (request: Request) => Response | P
   return { client, lines, events: recordEvents(client) };
 }
 
+/** Runs `make` with LUNAS_API_KEY set to the base64-style key. */
+function withEnvKey<T>(make: () => T): T {
+  vi.stubEnv('LUNAS_API_KEY', B64_KEY);
+  try {
+    return make();
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+/** Walks `items` to the end. */
+async function collectAll(items: AsyncIterable<unknown>): Promise<void> {
+  for await (const item of items) void item;
+}
+
 /** What a call handed back or showed anywhere: the error's renderings, every event, every log line. */
 function shown(error: unknown, events: unknown[], lines: string[]): string[] {
   return [...everyRendering(error), ...events.flatMap(everyRendering), ...lines];
@@ -267,6 +283,53 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     expect((body as Error).message).toContain('Body must be JSON-serialisable: cannot send [REDACTED]');
     expect(events).toEqual([]);
     expect(keyLeaks([...shown(query, [], lines), ...shown(body, [], lines)], B64_KEY)).toEqual([]);
+  });
+
+  it('used as a name (or a value) in whatever lunas refuses by name before sending: each refusal quotes it masked', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const named = { [B64_KEY]: 1 };
+    const thrown = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected a refusal');
+    };
+    const refusals: [string, unknown][] = [
+      ['a client option', thrown(() => new Client({ apiKey: B64_KEY, baseURL: BASE_URL, ...named }))],
+      ['a client option, the key from the environment', thrown(() => withEnvKey(() => new Client({ ...named })))],
+      [
+        'a default header',
+        thrown(() => new Client({ apiKey: B64_KEY, baseURL: BASE_URL, defaultHeaders: { [`x${B64_KEY}`]: 'v' } })),
+      ],
+      ['a withOptions option', thrown(() => client.withOptions(named))],
+      ['a request option', await rejection(client.charges.retrieve(CHARGE_ID, named))],
+      ['a header', await rejection(client.charges.retrieve(CHARGE_ID, { headers: { [`x${B64_KEY}`]: 'v' } }))],
+      ['a raw call option', await rejection(client.get('/v1/things', named))],
+      ['a charge field', await rejection(client.charges.create({ payment_method: 'qris', amount: 10_000, ...named }))],
+      ['a transfer field', await rejection(client.transfers.create({ ...named } as never))],
+      ['a list parameter', await rejection(client.payouts.list(named as never))],
+      ['a toArray option', await rejection(client.payouts.list().toArray({ limit: 5, ...named }))],
+      ['a since time', await rejection(collectAll(client.charges.list().since(B64_KEY)))],
+      [
+        'a since toArray option',
+        await rejection(
+          client.charges
+            .list()
+            .since(new Date())
+            .toArray({ limit: 5, ...named }),
+        ),
+      ],
+      ['a confirm option', await rejection(client.webhooks.confirm('{"type":"other"}', named))],
+    ];
+    for (const [where, refusal] of refusals) {
+      expect(refusal, where).toBeInstanceOf(LunasError);
+      expect((refusal as Error).message, where).toContain('[REDACTED]');
+      expect(keyLeaks(everyRendering(refusal), B64_KEY), where).toEqual([]);
+    }
+    expect(events).toEqual([]);
+    expect(lines).toEqual([]);
   });
 
   it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
