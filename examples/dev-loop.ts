@@ -1,13 +1,14 @@
 /**
  * The whole development loop in one program, with no account and no network:
  * a sandbox delivers webhooks to a receiver in this same process; the SDK
- * creates a charge, the customer pays, and the receiver confirms the event
+ * creates a charge, the customer pays on the charge's payment page (the
+ * form its Pay button sends), and the receiver confirms the event
  * with the API and fulfils the order exactly once, even when the event comes
  * twice.
  * Run: npx tsx examples/dev-loop.ts
  */
 import { createServer } from 'node:http';
-import { Client } from 'lunas-sdk';
+import { Client, EventValidationError } from 'lunas-sdk';
 import { startSandbox } from 'lunas-sdk/testing';
 
 // 1. Your webhook endpoint. Here a node:http server; in your app, your route.
@@ -27,6 +28,10 @@ const receiver = createServer((request, response) => {
       }
       response.writeHead(204).end(); // 2xx: handled, do not send it again
     } catch (error) {
+      if (error instanceof EventValidationError) {
+        response.writeHead(400).end(); // not an event: sending it again will not help
+        return;
+      }
       console.error(`could not confirm the event: ${String(error)}`);
       response.writeHead(503).end(); // not handled: the sandbox retries, as the service would
     }
@@ -50,9 +55,12 @@ try {
   });
   console.log(`Charge ${charge.id}: ${charge.amount} ${charge.currency}, ${charge.status}`);
 
-  // 4. The customer pays (the sandbox stands in for them), then wait for the
-  //    webhooks to be delivered: no polling, no sleep.
-  await sandbox.payCharge(charge.id);
+  // 4. The customer pays on the page at payment_url: here, the form its Pay button
+  //    sends (open the URL in a browser to press it yourself; in a test,
+  //    sandbox.payCharge(charge.id) does the same). Then wait for the webhooks to
+  //    be delivered: no polling, no sleep.
+  const paying = await fetch(charge.payment_url, { method: 'POST', body: new URLSearchParams({ action: 'pay' }) });
+  console.log(`Pressed Pay on ${charge.payment_url}: HTTP ${paying.status}`);
   await sandbox.webhooksSettled();
 
   // 5. Every delivery is recorded: event, attempts, statuses, timings.

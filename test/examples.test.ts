@@ -80,10 +80,11 @@ describe('examples', () => {
     expect(out).toMatch(/unknown charge: no such resource \(request id req_\w+\)/);
   });
 
-  test('dev-loop.ts: a charge paid, its webhooks delivered and confirmed, the order fulfilled once', async () => {
+  test('dev-loop.ts: a charge paid on its payment page, its webhooks delivered and confirmed, the order fulfilled once', async () => {
     const out = await runExample('dev-loop.ts');
     const id = /Charge (ch_\w+): 25000\.00 idr, pending/.exec(out)?.[1];
     expect(id).toBeDefined();
+    expect(out).toMatch(new RegExp(`Pressed Pay on http://127\\.0\\.0\\.1:\\d+/pay/${id}: HTTP 200`));
     expect(out).toMatch(/Receiver listening on http:\/\/127\.0\.0\.1:\d+\/webhooks\/lunas/);
     // `created` may be confirmed before or after the payment; `succeeded` twice (one redelivery).
     expect(out).toMatch(new RegExp(`received payment_charge\\.created: ${id} is (pending|success)`));

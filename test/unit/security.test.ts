@@ -287,7 +287,8 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
 
   it('used as a name (or a value) in whatever lunas refuses by name before sending: each refusal quotes it masked', async () => {
     const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
-    const named = { [B64_KEY]: 1 };
+    // Typed as no option at all: what a JavaScript caller can pass.
+    const named: object = { [B64_KEY]: 1 };
     const thrown = (run: () => unknown) => {
       try {
         run();
