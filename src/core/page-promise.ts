@@ -127,7 +127,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
     return new SinceWalk(
       time,
       this.#listing.order === 'newest-first' ? (lookAhead) => Page.items(this.#firstPage(), lookAhead) : undefined,
-      this.#listing.secret,
+      this.#listing,
     );
   }
 }

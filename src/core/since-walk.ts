@@ -8,7 +8,8 @@ import { describeGiven, describeValue } from './describe-value.js';
 import { LunasError, RequestValidationError } from './errors.js';
 import { datetimeParam } from './params.js';
 import { z } from './schema.js';
-import { maskRefusal, type Secret } from './secrets.js';
+import type { Listing } from './pagination.js';
+import { maskRefusal, redact } from './secrets.js';
 import { validate } from './validate.js';
 
 /** The page fields the walk reads to decide whether to fetch the next page ahead. */
@@ -44,16 +45,26 @@ const sinceParams = z.strictObject({ since: datetimeParam('Since') });
 export class SinceWalk<T> implements AsyncIterable<T> {
   readonly #time: unknown;
   readonly #open: OpenWalk<T> | undefined;
-  readonly #secret: Secret;
+  readonly #listing: Listing;
 
   /**
    * @internal Built by `since()`. Without `open`, the list has no documented
    * order, and the walk rejects before sending anything.
    */
-  constructor(time: unknown, open: OpenWalk<T> | undefined, secret: Secret) {
+  constructor(time: unknown, open: OpenWalk<T> | undefined, listing: Listing) {
     this.#time = time;
     this.#open = open;
-    this.#secret = secret;
+    this.#listing = listing;
+  }
+
+  /** What `console.log` and `util.inspect` print: the walk it stands for, and how to use it. Sends nothing. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    const time = this.#time;
+    const since = time instanceof Date && !Number.isNaN(time.getTime()) ? time.toISOString() : describeValue(time);
+    return (
+      `SinceWalk { ${this.#listing.describe()}, since ${redact(since, this.#listing.secret)} } ` +
+      `(for await it for every item created since, or toArray({ limit }))`
+    );
   }
 
   /**
@@ -78,7 +89,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
    *   {@link APIUserAbortError}, {@link ResponseValidationError}, {@link LunasError}.
    */
   toArray(options: { limit: number }): Promise<T[]> {
-    return collect(options, (lookAhead) => this.#walk(lookAhead), this.#secret);
+    return collect(options, (lookAhead) => this.#walk(lookAhead), this.#listing.secret);
   }
 
   async *#walk(lookAhead: ((page: WalkedPage) => boolean) | undefined): AsyncGenerator<T, void, undefined> {
@@ -92,7 +103,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
       checked = validate(sinceParams, { since: this.#time });
     } catch (error) {
       // The refusal quotes the time given: masked, should the key have been passed.
-      throw maskRefusal(error, this.#secret);
+      throw maskRefusal(error, this.#listing.secret);
     }
     const since = Date.parse(checked.since);
     // The page holding the boundary (or an item the walk cannot place) is the last one requested.

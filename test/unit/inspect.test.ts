@@ -27,6 +27,18 @@ describe('util.inspect of a list', () => {
     expect(requests.count()).toBe(0);
   });
 
+  it('a since() walk names its request and its time, without the key, and sends nothing', () => {
+    const requests = countRequests();
+    const client = makeClient();
+    const walk = client.charges.list({ pagesize: 100 }).since(new Date('2026-11-23T00:00:00Z'));
+    expect(inspect(walk)).toBe(
+      'SinceWalk { GET /v1/payments/charges, page 1, pagesize 100, since 2026-11-23T00:00:00.000Z } ' +
+        '(for await it for every item created since, or toArray({ limit }))',
+    );
+    expect(inspect(client.transfers.list().since(API_KEY))).toContain('since "[REDACTED]" }');
+    expect(requests.count()).toBe(0);
+  });
+
   it('parameters a list would refuse are shown as invalid, and inspecting does not throw for them', () => {
     const requests = countRequests();
     const params = {
