@@ -1,7 +1,9 @@
 // CI gate: CONTRIBUTING.md's "Adding an endpoint" recipe compiles against
 // src/ as written. Each ```ts block of that section starts with a comment
-// naming the file it belongs in (`// src/resources/refunds.ts`); the blocks
-// of one file are compiled together as that file, in memory only (nothing is
+// naming where it belongs: a new file (`// src/resources/refunds.ts`), whose
+// blocks are compiled together as that file, or a place in an existing one
+// (`// src/testing/routes.ts, after: <a line of that file>`), where the block
+// is compiled inserted after that line. All in memory only (nothing is
 // written), with the project's tsconfig. An error is reported at its line in
 // CONTRIBUTING.md. Run: npx tsx scripts/check-recipe.ts
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,38 +14,78 @@ import ts from 'typescript';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GUIDE = 'CONTRIBUTING.md';
 const SECTION = '## Adding an endpoint';
+const BLOCK_START = /^\s*\/\/ ((?:src|test)\/[\w/.-]+\.ts)(?:, after: (.+))?$/;
 
-/**
- * The recipe's files: each file named by a block's first line, with the
- * guide's line numbers kept (every line that is not one of its blocks is blank).
- */
-function recipeFiles(markdown: string): Map<string, string[]> {
+/** One line of a compiled file and where it comes from: a line of the guide, or of the file on disk (0-based). */
+interface Line {
+  text: string;
+  from: { guide: number } | { file: number };
+}
+
+interface Block {
+  name: string;
+  /** The existing file's line the block goes after; `undefined` for a block of a new file. */
+  after: string | undefined;
+  lines: Line[];
+}
+
+/** The ts blocks of the recipe's section, each with its guide lines. */
+function recipeBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const start = lines.indexOf(SECTION);
   if (start < 0) fail(`${GUIDE} has no "${SECTION}" section`);
-  const files = new Map<string, string[]>();
-  let file: string[] | undefined;
+  const blocks: Block[] = [];
+  let block: Block | undefined;
   let opened = false;
   for (let index = start + 1; index < lines.length && !lines[index]!.startsWith('## '); index++) {
     const line = lines[index]!;
-    if (file === undefined && !opened) {
+    if (block === undefined && !opened) {
       opened = line === '```ts';
       continue;
     }
     if (opened) {
-      const name = /^\/\/ ((?:src|test)\/[\w/.-]+\.ts)\b/.exec(line)?.[1];
-      if (name === undefined)
-        fail(`${GUIDE}:${index + 1}: a ts block starts with the file it belongs in, e.g. // src/resources/refunds.ts`);
-      if (existsSync(join(root, name)))
-        fail(`${GUIDE}:${index + 1}: ${name} exists; the recipe's files must be new ones`);
-      if (!files.has(name)) files.set(name, new Array<string>(lines.length).fill(''));
-      file = files.get(name);
+      const match = BLOCK_START.exec(line);
+      if (match === null)
+        fail(
+          `${GUIDE}:${index + 1}: a ts block starts with where it belongs: // src/resources/refunds.ts (a new file) ` +
+            'or // src/testing/routes.ts, after: <a line of that file>',
+        );
+      block = { name: match[1]!, after: match[2], lines: [] };
+      blocks.push(block);
       opened = false;
     }
-    if (line === '```') file = undefined;
-    else file![index] = line;
+    if (line === '```') block = undefined;
+    else block!.lines.push({ text: line, from: { guide: index } });
   }
-  if (files.size === 0) fail(`${GUIDE}'s "${SECTION}" section has no \`\`\`ts block`);
+  if (blocks.length === 0) fail(`${GUIDE}'s "${SECTION}" section has no \`\`\`ts block`);
+  return blocks;
+}
+
+/** Each file the recipe writes or changes, line by line, with where each line comes from. */
+function recipeFiles(blocks: Block[]): Map<string, Line[]> {
+  const files = new Map<string, Line[]>();
+  for (const { name, after, lines } of blocks) {
+    const where = `${GUIDE}:${(lines[0]!.from as { guide: number }).guide + 1}`;
+    const exists = existsSync(join(root, name));
+    if (after === undefined && exists) fail(`${where}: ${name} exists; name the line the block goes after`);
+    if (after !== undefined && !exists) fail(`${where}: ${name} does not exist`);
+    if (!files.has(name)) {
+      const onDisk = exists ? readFileSync(join(root, name), 'utf8').split('\n') : [];
+      files.set(
+        name,
+        onDisk.map((text, file) => ({ text, from: { file } })),
+      );
+    }
+    const file = files.get(name)!;
+    if (after === undefined) {
+      file.push(...lines);
+      continue;
+    }
+    const anchors = file.filter((line) => 'file' in line.from && line.text.trim() === after.trim());
+    if (anchors.length !== 1)
+      fail(`${where}: ${name} has ${anchors.length} lines "${after.trim()}", the block needs exactly one`);
+    file.splice(file.indexOf(anchors[0]!) + 1, 0, ...lines);
+  }
   return files;
 }
 
@@ -53,11 +95,12 @@ function fail(message: string): never {
 }
 
 const files = new Map(
-  [...recipeFiles(readFileSync(join(root, GUIDE), 'utf8'))].map(([name, lines]) => [
+  [...recipeFiles(recipeBlocks(readFileSync(join(root, GUIDE), 'utf8')))].map(([name, lines]) => [
     join(root, name),
-    lines.join('\n'),
+    lines,
   ]),
 );
+const texts = new Map([...files].map(([name, lines]) => [name, lines.map((line) => line.text).join('\n')]));
 const config = ts.getParsedCommandLineOfConfigFile(
   join(root, 'tsconfig.json'),
   {},
@@ -70,15 +113,15 @@ const config = ts.getParsedCommandLineOfConfigFile(
 if (!config) fail('tsconfig.json could not be read');
 const host = ts.createCompilerHost(config.options);
 const { fileExists, readFile, getSourceFile } = host;
-host.fileExists = (name) => files.has(name) || fileExists.call(host, name);
-host.readFile = (name) => files.get(name) ?? readFile.call(host, name);
+host.fileExists = (name) => texts.has(name) || fileExists.call(host, name);
+host.readFile = (name) => texts.get(name) ?? readFile.call(host, name);
 host.getSourceFile = (name, language, ...rest) => {
-  const text = files.get(name);
+  const text = texts.get(name);
   return text === undefined
     ? getSourceFile.call(host, name, language, ...rest)
     : ts.createSourceFile(name, text, language);
 };
-const program = ts.createProgram([...files.keys()], config.options, host);
+const program = ts.createProgram([...texts.keys()], config.options, host);
 const diagnostics = ts.getPreEmitDiagnostics(program);
 for (const diagnostic of diagnostics) {
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
@@ -87,8 +130,10 @@ for (const diagnostic of diagnostics) {
     continue;
   }
   const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-  const where = files.has(diagnostic.file.fileName) ? GUIDE : relative(root, diagnostic.file.fileName);
-  console.error(`${where}:${line + 1}:${character + 1} TS${diagnostic.code}: ${message}`);
+  const fileName = relative(root, diagnostic.file.fileName);
+  const from = files.get(diagnostic.file.fileName)?.[line]?.from ?? { file: line };
+  const where = 'guide' in from ? `${GUIDE}:${from.guide + 1}` : `${fileName}:${from.file + 1}`;
+  console.error(`${where}:${character + 1} TS${diagnostic.code}: ${message}`);
 }
 if (diagnostics.length > 0) fail(`the recipe in ${GUIDE} does not compile (${diagnostics.length} errors)`);
 console.log(

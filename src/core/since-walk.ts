@@ -17,8 +17,8 @@ interface WalkedPage {
   readonly data: readonly unknown[];
 }
 
-/** @internal Starts the item walk of a list; `lookAhead` says whether to fetch the next page early. */
-export type OpenWalk<T> = (lookAhead: (page: WalkedPage) => boolean) => AsyncIterable<T>;
+/** Starts the item walk of a list; `lookAhead` says whether to fetch the next page early. */
+type OpenWalk<T> = (lookAhead: (page: WalkedPage) => boolean) => AsyncIterable<T>;
 
 const sinceParams = z.strictObject({ since: datetimeParam('Since') });
 

@@ -17,7 +17,7 @@ import type { Sandbox } from './sandbox.js';
 import type { RecordedRequest } from './types.js';
 
 /** A sandbox's parts, waiting for a transport: the gateway to serve, then the handle at its URL. */
-export interface AssembledSandbox {
+interface AssembledSandbox {
   /** What a transport hands each request to. */
   readonly gateway: Gateway;
   /**

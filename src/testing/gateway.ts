@@ -12,7 +12,7 @@ import { Sleeps } from './sleeps.js';
 import type { RecordedRequest } from './types.js';
 
 /** A request as it arrives, before its body is read. */
-export interface ArrivingRequest {
+interface ArrivingRequest {
   method: string;
   /** The raw target: path and query, as sent. */
   target: string;
@@ -32,7 +32,7 @@ export interface Connection {
 }
 
 /** What the gateway serves with: the key it accepts, the service's state, faults, the request log. */
-export interface GatewayOptions {
+interface GatewayOptions {
   apiKey: string;
   ids: IdSource;
   state: ServiceState;

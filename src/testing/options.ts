@@ -90,7 +90,7 @@ export interface SandboxOptions {
 export type InProcessSandboxOptions = Omit<SandboxOptions, 'port'>;
 
 /** How a sandbox is served: on a port of 127.0.0.1, or in process through its `fetch`. */
-export type Serving = 'listening' | 'in-process';
+type Serving = 'listening' | 'in-process';
 
 /** The names of {@link SandboxOptions}; the compiler keeps it in step with the interface. */
 const SANDBOX_OPTION_NAMES = Object.keys({

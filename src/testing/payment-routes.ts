@@ -13,7 +13,7 @@ import { Router, type PathParams } from './router.js';
 import type { ChargeRecord } from './types.js';
 
 /** What the page routes read of a request whose body has been read (any transport). */
-export interface PaymentPageRequest {
+interface PaymentPageRequest {
   method: string;
   /** Raw path, not percent-decoded. */
   path: string;

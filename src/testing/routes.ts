@@ -4,10 +4,10 @@
  * what makes concurrent transfers safe.
  *
  * Each endpoint is one row of {@link ROUTES}; a list or a retrieve by id
- * reuses {@link listOf} or {@link retrieveById}. A `GET /v1/transfers/{id}`
- * would be the row
- * `'GET /v1/transfers/:id': retrieveById('Transfer not found', ({ ledger }, id) => ledger.retrieve(id))`
- * plus a three-line `retrieve` on the ledger, reading its Map by id.
+ * reuses {@link listOf} or {@link retrieveById}. CONTRIBUTING's "Adding an
+ * endpoint" (step 5) shows the row and the ledger's `retrieve` of the
+ * hypothetical `GET /v1/transfers/{id}` (the service has none); CI compiles
+ * them inside this file.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
 import { errorReply, failReply, type Reply } from './http.js';

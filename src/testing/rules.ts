@@ -7,9 +7,9 @@ import { parseCents } from './money.js';
 import type { PaymentMethodType } from './types.js';
 
 /** Dotted field name -> messages, the shape of the `fail` envelope. */
-export type FieldErrors = Record<string, string[]>;
+type FieldErrors = Record<string, string[]>;
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 export interface ChargeInput {
   paymentMethod: PaymentMethodType;
@@ -91,7 +91,7 @@ function money(out: Collector, field: string, label: string, value: unknown): bi
 }
 
 /** Parses an ISO 8601 datetime with an explicit offset, rejecting impossible dates. */
-export function parseIsoDatetime(text: string): Date | undefined {
+function parseIsoDatetime(text: string): Date | undefined {
   const m = ISO_DATETIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [

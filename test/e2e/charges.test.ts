@@ -263,6 +263,7 @@ describe('authentication', () => {
 });
 
 describe('request validation sends nothing', () => {
+  // The SDK's messages (with hints); the sandbox's own checks have their table in test/sandbox/charges.test.ts.
   const cases: [string, ChargeCreateParams, string, string][] = [
     ['amount 0', { payment_method: 'qris', amount: 0 }, 'amount', 'Amount must be greater than 0'],
     ['a negative amount', { payment_method: 'qris', amount: -5 }, 'amount', 'Amount must be greater than 0'],

@@ -22,6 +22,7 @@ describe('transfers.create', () => {
       description: 'Weekly settlement',
     });
 
+    // Written out, not transferJson(): what the SDK returns from the sandbox, pinned field by field.
     expect(transfer).toMatchObject({
       source_account_id: 'acc_merchant',
       destination_account_id: 'acc_partner',

@@ -2,7 +2,8 @@
  * The one fixture per object the service sends, and the envelopes around
  * them, for every suite that fakes the service (msw, a fake `fetch`): change
  * a field with `overrides` rather than writing another fixture. Free of msw,
- * so any suite can import it.
+ * so any suite can import it. Tests of what the sandbox itself sends write
+ * the objects out instead, on purpose (a comment says so at each).
  */
 
 /** The origin every faked service answers on. */

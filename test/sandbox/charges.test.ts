@@ -39,6 +39,7 @@ describe('POST /v1/payments/charges', () => {
     expect(response.body.status).toBe('success');
     const id: string = response.body.data.id;
     expect(id).toMatch(/^ch_[0-9a-f]{24}$/);
+    // Written out, not chargeJson(): it pins what the sandbox sends, so no fixture change can hide a regression.
     expect(response.body.data).toEqual({
       id,
       payment_method: 'qris',
@@ -178,6 +179,7 @@ describe('POST /v1/payments/charges', () => {
 });
 
 describe('charge validation', () => {
+  // The sandbox's own messages: it checks independently of the SDK, whose table is in test/e2e/charges.test.ts.
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['payment_method missing', { amount: 1 }, 'payment_method', 'Payment method is required'],
     [

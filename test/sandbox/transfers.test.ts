@@ -19,6 +19,7 @@ describe('POST /v1/transfers', () => {
     expect(response.status).toBe(200);
     const data = response.body.data;
     expect(data.id).toMatch(/^tr_[0-9a-f]{24}$/);
+    // Written out, not transferJson(): it pins what the sandbox sends, so no fixture change can hide a regression.
     expect(response.body).toEqual({
       status: 'success',
       data: {

@@ -152,15 +152,17 @@ describe('API key and base URL', () => {
     expect(error.message).toContain('https');
   });
 
-  it('https is accepted for any host', () => {
-    for (const baseURL of [
-      'https://api.example.com',
-      'https://10.0.0.1:8443',
-      'https://localhost',
-      'https://pay.lunas.test/base/',
-    ]) {
-      expect(() => new Client({ apiKey: API_KEY, baseURL })).not.toThrow();
-    }
+  it.each([
+    ['https://api.example.com', 'https://api.example.com'],
+    ['https://10.0.0.1:8443', 'https://10.0.0.1:8443'],
+    ['https://localhost', 'https://localhost'],
+    ['https://pay.lunas.test/base/', 'https://pay.lunas.test/base'],
+  ])('https is accepted for any host: %s sends to %s', async (baseURL, expected) => {
+    const client = new Client({ apiKey: API_KEY, baseURL });
+    expect(client.baseURL).toBe(expected);
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())), expected);
+    await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
+    expect(seen.map((request) => request.url.href)).toEqual([`${expected}${CHARGE_PATH}`]);
   });
 
   it.each([
