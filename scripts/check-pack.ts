@@ -1,10 +1,11 @@
-// Pack-contents gate: what `npm pack` would ship must be only dist/, the guides
-// (docs/*.md, not the built reference in docs/api/), the examples (examples/*.ts,
-// the only TypeScript sources shipped: README and the guides link to them, and
-// there is no public repository to link to yet), README.md, CHANGELOG.md,
-// SECURITY.md, api.md, LICENSE and package.json, with every entry point present, no test
-// or other source file, no source map pointing at a file that is neither packed
-// nor embedded in the map (`sourcesContent`), and nothing that looks like a secret.
+// Pack-contents gate: what `npm pack` would ship must be only dist/, the source
+// (src/**/*.ts: api.md and the guides link to it, the source maps name it, and
+// there is no public repository to link to yet), the guides (docs/*.md, not the
+// built reference in docs/api/), the examples (examples/*.ts), README.md,
+// CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
+// point present, no test or other file, no source map pointing at a file that is
+// neither packed nor embedded in the map (`sourcesContent`), and nothing that looks
+// like a secret.
 // package.json's `repository`, `homepage` and `bugs` are all absent (no public URL
 // yet) or all present and naming one repository.
 // Run after `npm run build`: npm run check:pack
@@ -13,8 +14,9 @@ import path from 'node:path';
 import { packListing, root } from './pack-listing.js';
 
 const TOP_LEVEL = ['README.md', 'api.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
-/** Shipped beside dist/: one directory level each, so docs/api/ and nested files stay out. */
+/** Shipped beside dist/: the source, and one directory level of docs/ and examples/, so docs/api/ stays out. */
 const SHIPPED_DIRECTORIES: [RegExp, string][] = [
+  [/^src\/(?:[\w-]+\/)*[\w.-]+\.ts$/, 'src/**/*.ts'],
   [/^docs\/[^/]+\.md$/, 'docs/*.md'],
   [/^examples\/[^/]+\.ts$/, 'examples/*.ts'],
 ];
@@ -24,7 +26,6 @@ const EXAMPLE_IMPORT = /^(lunas-sdk(\/testing)?|node:[a-z_/]+)$/;
 const FORBIDDEN: [RegExp, string][] = [
   [/(^|\/)(test|tests|__tests__|fixtures|__mocks__)\//, 'a test directory'],
   [/\.(test|spec)\.[cm]?[jt]sx?$/, 'a test file'],
-  [/(^|\/)src\//, 'a source directory'],
   [/(^|\/)\.env(\.|$)/, 'an environment file'],
   [/(^|\/)\.npmrc$/, 'an npm config file, which may hold a token'],
   [/\.(pem|key|p12|pfx|tgz|tsbuildinfo|log)$/, 'a key, archive, build-info or log file'],
@@ -46,14 +47,14 @@ const pack = packListing();
 const files = pack.files.map((file) => file.path).sort();
 const packed = new Set(files);
 
-// Only dist/, the guides, the examples and the top-level files, and each top-level file present.
+// Only dist/, the source, the guides, the examples and the top-level files, and each top-level file present.
 const shippedDirectories = SHIPPED_DIRECTORIES.map(([, what]) => what).join(', ');
 for (const file of files) {
   if (!file.startsWith('dist/') && !TOP_LEVEL.includes(file) && !isShippedSource(file))
     problem(`${file}: not in dist/, ${shippedDirectories}, nor one of ${TOP_LEVEL.join(', ')}`);
   for (const [pattern, what] of FORBIDDEN) if (pattern.test(file)) problem(`${file}: ${what}`);
   if (TYPESCRIPT_SOURCE.test(file) && !isShippedSource(file))
-    problem(`${file}: a TypeScript source file (only .d.ts / .d.cts and examples/*.ts are shipped)`);
+    problem(`${file}: a TypeScript source file (only .d.ts / .d.cts, src/**/*.ts and examples/*.ts are shipped)`);
 }
 for (const file of TOP_LEVEL) if (!packed.has(file)) problem(`${file} is missing from the package`);
 for (const [pattern, what] of SHIPPED_DIRECTORIES) {
@@ -161,5 +162,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `pack contents OK (${maps} source maps, each source embedded or packed; no test, source or secret file; examples import only the package)`,
+  `pack contents OK (${maps} source maps, each source embedded or packed; no test or secret file; examples import only the package)`,
 );

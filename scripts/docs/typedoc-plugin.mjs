@@ -80,11 +80,14 @@ function withoutUnexportedBases(project) {
 }
 
 /**
- * Statics and symbol-named members a class merely inherits from a platform
- * class (Promise's `all` and `[toStringTag]` on PagePromise, Error's
- * `captureStackTrace`) are left to the platform's documentation; an error's
- * `message` and `stack` stay. Decided for every member first, then removed,
- * since a subclass's member inherits through its parent's.
+ * Statics, symbol-named members and a constructor a class merely inherits from
+ * a platform class (Promise's `all` and `[toStringTag]` on PagePromise, Error's
+ * `captureStackTrace`, SandboxError's `new Error(message?, options?)`) are left
+ * to the platform's documentation: the page's filter hides them, and a group
+ * holding only them (PagePromise's Properties, SandboxError's Constructors)
+ * showed an empty heading. An error's `message` and `stack` stay, shown under
+ * "External". Decided for every member first, then removed, since a subclass's
+ * member inherits through its parent's.
  * @param {import('typedoc').ProjectReflection} project
  */
 function withoutPlatformStatics(project) {
@@ -96,7 +99,11 @@ function withoutPlatformStatics(project) {
   const removed = project
     .getReflectionsByKind(ReflectionKind.Class)
     .flatMap((owner) => owner.children ?? [])
-    .filter((member) => (member.flags.isStatic || member.name.startsWith('[')) && fromPlatform(member));
+    .filter(
+      (member) =>
+        (member.flags.isStatic || member.name.startsWith('[') || member.kindOf(ReflectionKind.Constructor)) &&
+        fromPlatform(member),
+    );
   for (const member of removed) project.removeReflection(member);
 }
 

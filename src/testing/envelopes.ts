@@ -66,6 +66,7 @@ export interface PageFields {
  * ```ts
  * HttpResponse.json(pageEnvelope([fakeCharge(), fakeCharge()], { page_size: 10 }));
  * ```
+ * @throws `TypeError` when `data` is not an array, or `page`, `page_size` or `total_items` is not a non-negative integer.
  * @category Testing
  */
 export function pageEnvelope<T>(data: T[], fields: PageFields = {}): ListPageEnvelope<T> {
@@ -86,6 +87,7 @@ export function pageEnvelope<T>(data: T[], fields: PageFields = {}): ListPageEnv
  * ```ts
  * HttpResponse.json(failEnvelope({ 'customer_details.email': 'Invalid email format' }), { status: 400 });
  * ```
+ * @throws `TypeError` when `fields` is neither a string nor a map, or a field's messages are not a string or an array of strings.
  * @category Testing
  */
 export function failEnvelope(fields: Record<string, string | string[]> | string): FailEnvelope {
@@ -104,7 +106,12 @@ export function failEnvelope(fields: Record<string, string | string[]> | string)
   return { status: 'fail', data: Object.fromEntries(entries) };
 }
 
-/** `{ status: 'error', message }`: a server-side failure, as a 5xx carries it. @category Testing */
+/**
+ * `{ status: 'error', message }`: a server-side failure, as a 5xx carries it.
+ *
+ * @throws `TypeError` when `message` is not a string.
+ * @category Testing
+ */
 export function errorEnvelope(message: string): ErrorEnvelope {
   if (typeof message !== 'string') throw new TypeError('An error envelope takes a message string');
   return { status: 'error', message };

@@ -3,8 +3,8 @@
 // reading order, guides named by their titles, and no internals on the pages.
 // Builds the reference first when docs/api is absent (`npm run docs`).
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -21,6 +21,27 @@ let page: Page;
 async function open(file: string): Promise<void> {
   await page.goto(pathToFileURL(join(REFERENCE, file)).href);
   await page.locator('.site-menu nav a').first().waitFor();
+}
+
+/**
+ * The group headings on the open page (a member group, an index section, a
+ * section of "On This Page") that show although the page's filter (here its
+ * defaults: inherited shown, external hidden) hides every member under them.
+ */
+async function emptyGroupHeadings(): Promise<string[]> {
+  return page.evaluate(() => {
+    const shown = (element: Element) => getComputedStyle(element).display !== 'none';
+    const groups: [string, string][] = [
+      ['.tsd-member-group', '.tsd-member, dt.tsd-member-summary'],
+      ['.tsd-index-section', '.tsd-index-link'],
+      ['.tsd-page-navigation-section', ':scope > div a'],
+    ];
+    return groups.flatMap(([group, member]) =>
+      [...document.querySelectorAll(group)]
+        .filter((element) => shown(element) && ![...element.querySelectorAll(member)].some(shown))
+        .map((element) => (element.querySelector('h2, h3, summary')?.textContent ?? group).trim()),
+    );
+  });
 }
 
 beforeAll(async () => {
@@ -90,6 +111,20 @@ describe('the built API reference', () => {
     expect(content).not.toContain('hasInstance');
     expect(content).not.toContain('captureStackTrace');
   });
+
+  it('shows no group heading whose members are all hidden, on any page (SandboxError had an empty Constructors)', async () => {
+    const pages = readdirSync(REFERENCE, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.html'),
+    );
+    expect(pages).toContain(join('classes', 'lunas-sdk_testing.SandboxError.html'));
+    const empty: string[] = [];
+    for (const file of pages) {
+      await open(file);
+      for (const heading of await emptyGroupHeadings())
+        empty.push(`${relative(REFERENCE, join(REFERENCE, file))}: ${heading}`);
+    }
+    expect(empty).toEqual([]);
+  }, 240_000);
 
   it('opens a guide at its title, and its reference links land on the symbol', async () => {
     await open('documents/charges.html');

@@ -1,0 +1,76 @@
+// Every public function and method whose own body has a `throw` says so with
+// `@throws` in its TSDoc (on it or one of its overloads), so the reference and an
+// editor's hover name what it can throw. Read from the source with the TypeScript
+// compiler, from the two entry points' exports. Only a body's own `throw`s count:
+// not those in a nested function (a callback may run later, or never), nor those
+// in a `try` block with a `catch` (caught there); an error thrown by a helper the
+// body calls is not seen, so this holds the floor, not the whole rule.
+import { resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ENTRIES = ['src/index.ts', 'src/testing/index.ts'].map((entry) => resolve(ROOT, entry));
+
+/** Whether `body` throws by a `throw` of its own that nothing in it catches. */
+function throwsItself(body: ts.Node): boolean {
+  const visit = (node: ts.Node): boolean => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+    if (ts.isThrowStatement(node)) return true;
+    if (ts.isTryStatement(node)) {
+      const uncaught = node.catchClause === undefined ? [node.tryBlock] : [node.catchClause.block];
+      return [...uncaught, ...(node.finallyBlock ? [node.finallyBlock] : [])].some(visit);
+    }
+    return ts.forEachChild(node, visit) ?? false;
+  };
+  return ts.forEachChild(body, visit) ?? false;
+}
+
+const hasTag = (node: ts.Node, tag: string): boolean => ts.getJSDocTags(node).some((t) => t.tagName.text === tag);
+const isPublicMember = (member: ts.ClassElement): boolean =>
+  !(member.name !== undefined && ts.isPrivateIdentifier(member.name)) &&
+  !(ts.getCombinedModifierFlags(member as ts.Declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected));
+
+/** The public functions and methods of the entry points, by name, with their declarations (overloads too). */
+function publicCallables(): Map<string, ts.FunctionLikeDeclaration[]> {
+  const program = ts.createProgram(ENTRIES, {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const callables = new Map<string, ts.FunctionLikeDeclaration[]>();
+  const add = (name: string, node: ts.FunctionLikeDeclaration) =>
+    callables.set(name, [...(callables.get(name) ?? []), node]);
+  for (const entry of ENTRIES) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(entry) as ts.SourceFile);
+    for (const exported of module === undefined ? [] : checker.getExportsOfModule(module)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      for (const declaration of symbol.declarations ?? []) {
+        if (hasTag(declaration, 'internal')) continue;
+        if (ts.isFunctionDeclaration(declaration)) add(symbol.name, declaration);
+        if (!ts.isClassDeclaration(declaration)) continue;
+        for (const member of declaration.members) {
+          const callable = ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member);
+          if (!callable || !isPublicMember(member) || hasTag(member, 'internal')) continue;
+          add(`${symbol.name}.${member.name?.getText() ?? 'constructor'}`, member);
+        }
+      }
+    }
+  }
+  return callables;
+}
+
+describe('@throws in the TSDoc', () => {
+  it('is on every public function and method whose body throws', () => {
+    const callables = publicCallables();
+    expect(callables.has('pageEnvelope')).toBe(true);
+    const missing = [...callables]
+      .filter(([, declarations]) => declarations.some((d) => d.body !== undefined && throwsItself(d.body)))
+      .filter(([, declarations]) => !declarations.some((d) => hasTag(d, 'throws')))
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+  }, 60_000);
+});
