@@ -16,6 +16,8 @@ export type { ClientOptions } from './core/client-options.js';
  * The lunas client: one per API key, safe to share across concurrent requests.
  *
  * @see [Getting started](../docs/getting-started.md) and [Configuration](../docs/configuration.md)
+ * @see [Reliability](../docs/reliability.md) (what lunas guarantees, and the tests that hold it),
+ *   [Performance](../docs/performance.md) and [Upgrading](../docs/upgrading.md)
  *
  * @example
  * ```ts
