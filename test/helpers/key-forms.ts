@@ -4,6 +4,9 @@
  */
 import { inspect } from 'node:util';
 
+/** A segment a URL's path resolves away: `.` or `..`, written with dots or `%2e`, between slashes or the ends. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
 /** The key, and each way it can be written: percent-encoded in either case, as a URL serialises it, JSON-escaped. */
 export function keyForms(key: string): string[] {
   const encoded = encodeURIComponent(key);
@@ -15,7 +18,11 @@ export function keyForms(key: string): string[] {
     encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
     every,
     every.toUpperCase(),
-    new URL(`https://api.lunas.test/${key.replaceAll(/[?#\\]/g, encodeURIComponent)}`).pathname.slice(1),
+    // As a URL's path serialises it, unless the key holds a dot segment (`./`, `..`,
+    // `%2e`): a URL removes those, and what is left is no longer the key.
+    ...(DOT_SEGMENT.test(key)
+      ? []
+      : [new URL(`https://api.lunas.test/${key.replaceAll(/[?#\\]/g, encodeURIComponent)}`).pathname.slice(1)]),
     new URLSearchParams({ [key]: '' }).toString().slice(0, -1),
     JSON.stringify(key).slice(1, -1),
     JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/'),

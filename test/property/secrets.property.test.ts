@@ -139,6 +139,13 @@ describe('the API key, in any form, placed anywhere', () => {
     expect(forms).toContain(new URLSearchParams({ k: 'sk_Zm9v+YmFy/cXV4==' }).toString().slice(2));
   });
 
+  it('a URL path that resolves a dot segment of the key away is not one of its forms (seed -1976588416)', () => {
+    // new URL() drops `./`, leaving `!!"!!` written as `!!%22!!`: a piece of the key, not the key.
+    expect(keyForms('./!!"!!')).not.toContain('!!%22!!');
+    expect(keyForms('./!!"!!')).toContain('.%2F!!%22!!');
+    expect(keyForms('a./b"c')).toContain('a./b%22c');
+  });
+
   it('appears in no error, event, log line or result', async () => {
     await fc.assert(
       fc.asyncProperty(
