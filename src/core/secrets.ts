@@ -6,6 +6,14 @@
 import { addFieldMessages, type FieldErrors, LunasError, RequestValidationError } from './errors.js';
 
 const MASK = '[REDACTED]';
+/** What a quote cut short ends with (describe-value.ts). */
+const CUT = '…';
+/**
+ * The fewest of the key's first characters a cut quote must show to be masked:
+ * fewer are no key (`sk_live_` is every key's), and a cut text that merely ends
+ * as the key begins keeps its words.
+ */
+const MIN_CUT_PREFIX = 8;
 
 /** How deep a foreign cause chain is followed: enough for fetch's own two levels, and bounded. */
 const MAX_CAUSES = 4;
@@ -22,17 +30,7 @@ export class Secret {
 
   constructor(key: string) {
     this.#key = key;
-    const forms = (key.match(/\\+[/"]?|[^\\]/g) ?? []).map((piece) => {
-      if (piece[0] !== '\\') return charForms(piece);
-      // A run of backslashes, and the `/` or `"` after it, is one choice: raw, JSON-escaped
-      // (each backslash doubled) or encoded. As a choice per character, `\\/` read as `\\`
-      // then `/` or as `\` then `\/` gave a hostile body exponential backtracking.
-      const r = piece.replace(/[/"]$/, '').length;
-      const last = piece.slice(r);
-      const after = last && charForms(last);
-      return `(?:\\\\{${2 * r}}${after}|\\\\{${r}}${last}|(?:%(?:25)?5[cC]|\\\\u005[cC]){${r}}${after})`;
-    });
-    this.#forms = new RegExp(forms.join(''), 'g');
+    this.#forms = new RegExp(keyPieces(key).join(''), 'g');
   }
 
   /** `text` with every form of the key replaced by `[REDACTED]`. */
@@ -43,6 +41,38 @@ export class Secret {
       return text.includes(this.#key) ? text.replaceAll(this.#key, MASK) : text;
     return text.replace(this.#forms, MASK);
   }
+
+  /**
+   * `text` masked as {@link mask} does, and also where a message quoted a
+   * string of the caller's holding the key and cut it short (describe-value.ts
+   * shows 40 characters, then `…`): the key's first characters, eight or more,
+   * right before the `…`. For refusals only, which quote the caller's input.
+   */
+  maskQuoted(text: string): string {
+    const masked = this.mask(text);
+    const pieces = keyPieces(this.#key);
+    if (!masked.includes(CUT) || pieces.length <= MIN_CUT_PREFIX) return masked;
+    const rest = pieces.slice(MIN_CUT_PREFIX).reduceRight((after, piece) => `(?:${piece}${after})?`, '');
+    const cut = new RegExp(`${pieces.slice(0, MIN_CUT_PREFIX).join('')}${rest}${CUT}`, 'g');
+    return masked.replace(cut, `${MASK}${CUT}`);
+  }
+}
+
+/**
+ * The key as a list of pieces, each matching one character (or one run of
+ * backslashes with the `/` or `"` after it) in any of its forms.
+ */
+function keyPieces(key: string): string[] {
+  return (key.match(/\\+[/"]?|[^\\]/g) ?? []).map((piece) => {
+    if (piece[0] !== '\\') return charForms(piece);
+    // A run of backslashes, and the `/` or `"` after it, is one choice: raw, JSON-escaped
+    // (each backslash doubled) or encoded. As a choice per character, `\\/` read as `\\`
+    // then `/` or as `\` then `\/` gave a hostile body exponential backtracking.
+    const r = piece.replace(/[/"]$/, '').length;
+    const last = piece.slice(r);
+    const after = last && charForms(last);
+    return `(?:\\\\{${2 * r}}${after}|\\\\{${r}}${last}|(?:%(?:25)?5[cC]|\\\\u005[cC]){${r}}${after})`;
+  });
 }
 
 /**
@@ -135,7 +165,7 @@ export function describeError(error: Error): string {
  */
 export function maskRefusal(error: unknown, secret: Secret | undefined): unknown {
   // A RequestValidationError's message quotes every field name and message it holds.
-  if (secret === undefined || !(error instanceof LunasError) || secret.mask(error.message) === error.message) {
+  if (secret === undefined || !(error instanceof LunasError) || secret.maskQuoted(error.message) === error.message) {
     return error;
   }
   if (error instanceof RequestValidationError) {
@@ -143,14 +173,14 @@ export function maskRefusal(error: unknown, secret: Secret | undefined): unknown
     for (const [name, messages] of Object.entries(error.fields)) {
       addFieldMessages(
         fields,
-        secret.mask(name),
-        messages.map((message) => secret.mask(message)),
+        secret.maskQuoted(name),
+        messages.map((message) => secret.maskQuoted(message)),
       );
     }
     return new RequestValidationError(fields);
   }
   // Only lunas's plain refusals: a subclass carries more than a message, and is built masked.
   return error.constructor === LunasError
-    ? new LunasError(secret.mask(error.message), { idempotencyKey: error.idempotencyKey })
+    ? new LunasError(secret.maskQuoted(error.message), { idempotencyKey: error.idempotencyKey })
     : error;
 }

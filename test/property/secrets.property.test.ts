@@ -223,6 +223,8 @@ describe('the API key as a name the caller gave', () => {
         })();
         expect(refusal).toBeInstanceOf(LunasError);
         expect(keyLeaks(renderings(refusal), apiKey)).toEqual([]);
+        // Nor the start of a key too long to be quoted whole (a quote shows 40 characters, then …).
+        for (const text of renderings(refusal)) expect(text).not.toContain(apiKey.slice(0, 12));
       }),
       { numRuns: RUNS },
     );

@@ -333,6 +333,28 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     expect(lines).toEqual([]);
   });
 
+  it('a key longer than a quote shows, used as a name: the quote cut short after 40 characters is masked too', async () => {
+    const longKey = `sk_live_${'Zm9v+YmFy/cXV4'.repeat(4)}`;
+    const { client } = observedClient(longKey, () => Response.json({ status: 'success', data: {} }));
+    const named: object = { [longKey]: 1 };
+    let construction: unknown;
+    try {
+      new Client({ apiKey: longKey, baseURL: BASE_URL, ...named });
+    } catch (error) {
+      construction = error;
+    }
+    const refusals = [
+      construction,
+      await rejection(client.charges.retrieve(CHARGE_ID, named)),
+      await rejection(client.payouts.list().toArray({ limit: 5, ...named })),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(LunasError);
+      expect((refusal as Error).message).toContain('[REDACTED]…');
+      for (const text of everyRendering(refusal)) expect(text).not.toContain(longKey.slice(0, 12));
+    }
+  });
+
   it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
     const { client } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
     for (const thrown of [
