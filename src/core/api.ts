@@ -214,13 +214,13 @@ export class API {
     // Own names only: a GET's description has no `body`, a POST's no `query`, and
     // Object.prototype may hold either.
     const { query, body, schema } = { __proto__: null, ...request } as typeof request;
-    const spec = {
+    const spec = this.#refusing(() => ({
       method,
       path: relativePath(path, secret),
-      query: checkQuery(query, secret),
+      query: checkQuery(query),
       body: serialize(body, secret),
       schema: checkSchema<T>(schema),
-    };
+    }));
     const result = await this.#transport.request<T>(spec, options);
     return remember(result.body, result.info);
   }
@@ -243,7 +243,7 @@ function describeListing(request: string, params: unknown): string {
 /** What a raw call's options add to the request options. */
 const RAW_NAMES = { GET: ['query', 'schema'], POST: ['body', 'schema'] } as const;
 
-function checkQuery(query: unknown, secret: Secret): Record<string, string | number | boolean | undefined> | undefined {
+function checkQuery(query: unknown): Record<string, string | number | boolean | undefined> | undefined {
   if (query === undefined || query === null) return undefined;
   // Only a plain object's own entries are read: a URLSearchParams or a Map
   // has none, and would be sent as no query at all.
@@ -259,8 +259,7 @@ function checkQuery(query: unknown, secret: Secret): Record<string, string | num
       (typeof value === 'string' && !hasLoneSurrogate(value));
     if (!ok || hasLoneSurrogate(name)) {
       const message = `Query values must be strings (Unicode text), finite numbers or booleans (got ${describeValue(value)})`;
-      // The name is the caller's: masked, should the key have been put there.
-      addFieldMessages(problems, `query.${redact(name, secret)}`, [message]);
+      addFieldMessages(problems, `query.${name}`, [message]);
     }
   }
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);

@@ -308,6 +308,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
       ['a request option', await rejection(client.charges.retrieve(CHARGE_ID, named))],
       ['a header', await rejection(client.charges.retrieve(CHARGE_ID, { headers: { [`x${B64_KEY}`]: 'v' } }))],
       ['a raw call option', await rejection(client.get('/v1/things', named))],
+      ['a raw call query value', await rejection(client.get('/v1/things', { query: { q: `${B64_KEY}\uD800` } }))],
       ['a charge field', await rejection(client.charges.create({ payment_method: 'qris', amount: 10_000, ...named }))],
       ['a transfer field', await rejection(client.transfers.create({ ...named } as never))],
       ['a list parameter', await rejection(client.payouts.list(named as never))],
