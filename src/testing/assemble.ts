@@ -106,6 +106,7 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       async close() {
         closed = true;
         webhooks.close();
+        gateway.close();
         await stopTransport();
       },
     };
