@@ -177,14 +177,13 @@ export function fakeTransfer(overrides: TransferOverrides = {}): TransferRecord 
 
 /** Own enumerable names only, each a known field; the values read once. */
 function checkOverrides<K extends string>(given: unknown, known: readonly K[], what: string): { [P in K]?: unknown } {
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-    throw new TypeError(`The ${what} overrides must be an object of fields`);
-  }
-  return checkOptionNames(given, known, `${what} field`);
+  return checkOptionNames(given, known, `The ${what} overrides must be an object of fields`, `${what} field`);
 }
 
+const fieldMessage = (name: string, expected: string): string => `The ${name} override must be ${expected}`;
+
 function fieldError(name: string, expected: string): TypeError {
-  return new TypeError(`The ${name} override must be ${expected}`);
+  return new TypeError(fieldMessage(name, expected));
 }
 
 function text(given: Record<string, unknown>, name: string, prefix = ''): string | undefined {
@@ -222,8 +221,7 @@ function nested(
 ): Record<string, unknown> {
   const value = given[name];
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fieldError(label, 'an object');
-  return checkOptionNames(value, known, `${label} field`);
+  return checkOptionNames(value, known, fieldMessage(label, 'an object'), `${label} field`);
 }
 
 function randomId(prefix: string): string {

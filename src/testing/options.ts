@@ -191,17 +191,17 @@ export interface SandboxSettings {
  * defaults.
  */
 export function readOptions(given: SandboxOptions | undefined, serving: Serving = 'listening'): SandboxSettings {
-  // `null`, JavaScript's "nothing", counts as no options.
-  if (typeof (given ?? {}) !== 'object' || Array.isArray(given)) throw new TypeError('options must be an object');
   const inProcess = serving === 'in-process';
-  if (inProcess && Object.prototype.propertyIsEnumerable.call(given ?? {}, 'port')) {
+  // Only an object can name port; anything else is refused as not one, below.
+  if (inProcess && isPlainObject(given) && Object.prototype.propertyIsEnumerable.call(given, 'port')) {
     throw new TypeError(
       'createSandbox() takes no port: it listens on none and answers in process through sandbox.fetch. ' +
         'Leave port out, or call startSandbox({ port }) to serve on 127.0.0.1',
     );
   }
   const names = inProcess ? SANDBOX_OPTION_NAMES.filter((name) => name !== 'port') : SANDBOX_OPTION_NAMES;
-  const options = checkOptionNames(given ?? {}, names) as SandboxOptions;
+  // `null`, JavaScript's "nothing", counts as no options.
+  const options = checkOptionNames(given ?? {}, names, 'options must be an object') as SandboxOptions;
   assertOptions(options);
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const account =
