@@ -14,7 +14,7 @@ import { errorReply, failReply, type Reply } from './http.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
 import { servePaymentPage } from './payment-routes.js';
-import { Router, type PathParams } from './router.js';
+import { decodeSegment, Router, type PathParams } from './router.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 
 /** A request whose body has been read, as the service sees it. */
@@ -56,15 +56,6 @@ const listOf =
       body: { status: 'success', data, page: paging.page, page_size: paging.pageSize, total_items: total },
     };
   };
-
-/** A path segment percent-decoded exactly once, or `undefined` when it is malformed (`%zz`). */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A retrieve endpoint: the item `find` returns for the route's `:id`, or 404
