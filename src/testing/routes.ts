@@ -10,6 +10,7 @@
  * them inside this file.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
+import { successEnvelope } from './envelopes.js';
 import { errorReply, failReply, type Reply } from './http.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
@@ -43,7 +44,7 @@ type Handler = (request: ServiceRequest, state: ServiceState, params: PathParams
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-const success = (data: unknown): Reply => ({ status: 200, body: { status: 'success', data } });
+const success = (data: unknown): Reply => ({ status: 200, body: successEnvelope(data) });
 
 /** A list endpoint: the page the query asks for, in the list envelope. */
 const listOf =
