@@ -124,16 +124,15 @@ function assertOptions(options: SandboxOptions): void {
       if (typeof account.name !== 'string') throw new TypeError(`Account ${account.id}: name must be a string`);
     }
   }
-  for (const [name, items] of [
-    ['payouts', payouts],
-    ['paymentMethods', paymentMethods],
-  ] as const) {
-    if (items !== undefined && !(Array.isArray(items) && items.every(isPlainObject))) {
-      throw new TypeError(`${name} must be an array of objects`);
-    }
-  }
+  if (payouts !== undefined) assertObjectList('payouts', payouts);
+  if (paymentMethods !== undefined) assertObjectList('paymentMethods', paymentMethods);
   assertWebhookOptions(options);
   if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function returning a Date');
+}
+
+/** Refuses `items` unless it is an array of plain objects: the payouts and payment methods served as given. */
+export function assertObjectList(name: 'payouts' | 'paymentMethods', items: unknown): void {
+  if (!(Array.isArray(items) && items.every(isPlainObject))) throw new TypeError(`${name} must be an array of objects`);
 }
 
 /** The longest wait the sandbox schedules: an hour (a real service's longer ones would outlive any test). */
