@@ -11,8 +11,8 @@ import { FaultQueue } from './faults.js';
 import { Gateway } from './gateway.js';
 import { IdSource } from './ids.js';
 import { Ledger } from './ledger.js';
-import type { SandboxSettings } from './options.js';
-import { checkCharge, isPlainObject } from './rules.js';
+import { assertObjectList, type SandboxSettings } from './options.js';
+import { checkCharge } from './rules.js';
 import type { Sandbox } from './sandbox.js';
 import type { RecordedRequest } from './types.js';
 
@@ -78,9 +78,7 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       },
       addPayouts(payouts) {
         whileOpen('addPayouts', () => {
-          if (!(Array.isArray(payouts) && payouts.every(isPlainObject))) {
-            throw new TypeError('payouts must be an array of objects');
-          }
+          assertObjectList('payouts', payouts);
           state.payouts.unshift(...structuredClone(payouts));
         });
       },
@@ -106,6 +104,7 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       async close() {
         closed = true;
         webhooks.close();
+        gateway.close();
         await stopTransport();
       },
     };

@@ -4,18 +4,24 @@ import { newVirtualAccountNumber, type IdSource } from './ids.js';
 import { formatCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { ChargeInput } from './rules.js';
-import type { ChargeRecord, ChargeStatus } from './types.js';
+import type { ChargeRecord, ChargeStatus, PaymentMethodType } from './types.js';
 
 /** 0.7 % of a QRIS amount, rounded half up to the cent. */
 const qrisFee = (amount: bigint): bigint => (amount * 7n + 500n) / 1000n;
 const VIRTUAL_ACCOUNT_FEE = 400_000n;
 
-const DEFAULT_EXPIRY_MS = {
+/** What the service charges for a payment of `amount` cents: 0.7 % for `qris`, Rp 4,000 for a virtual account. */
+export const chargeFee = (method: PaymentMethodType, amount: bigint): bigint =>
+  method === 'qris' ? qrisFee(amount) : VIRTUAL_ACCOUNT_FEE;
+
+/** How long after its creation a charge expires unpaid, unless it says when. */
+export const DEFAULT_EXPIRY_MS = {
   qris: 15 * 60_000,
   virtual_account: 24 * 60 * 60_000,
 } as const;
 
-const DEFAULT_ACCOUNT_NAME = 'Customer';
+/** A virtual account's name when neither it nor the customer has one. */
+export const DEFAULT_ACCOUNT_NAME = 'Customer';
 
 interface StoredCharge {
   readonly id: string;
@@ -62,7 +68,7 @@ export class ChargeBook {
     const charge: StoredCharge = {
       id: this.#ids.next('ch_'),
       input,
-      fee: method === 'qris' ? qrisFee(input.amount) : VIRTUAL_ACCOUNT_FEE,
+      fee: chargeFee(method, input.amount),
       virtualAccount:
         method === 'virtual_account'
           ? {

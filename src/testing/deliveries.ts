@@ -205,10 +205,7 @@ function copyDelivery(record: WebhookDelivery): WebhookDelivery {
 
 function readHelperOptions(options: object | undefined, names: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError('options must be an object');
-  }
-  return checkOptionNames(options, names);
+  return checkOptionNames(options, names, 'options must be an object');
 }
 
 function checkConcurrently(concurrently: unknown): void {

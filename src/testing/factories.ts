@@ -6,6 +6,8 @@
  * for the wrong reason. To mimic a field the service adds later, spread the
  * result: `{ ...fakeCharge(), new_field: 1 }`.
  */
+import { chargeFee, DEFAULT_ACCOUNT_NAME, DEFAULT_EXPIRY_MS } from './charges.js';
+import { newVirtualAccountNumber } from './ids.js';
 import { checkOptionNames } from './option-names.js';
 import { formatCents, parseCents } from './money.js';
 import type { ChargeRecord, ChargeStatus, PaymentMethodType, TransferRecord } from './types.js';
@@ -72,8 +74,6 @@ const TRANSFER_FIELDS = [
   'updated_at',
 ] as const satisfies readonly (keyof TransferRecord)[];
 
-const EXPIRY_MS: Record<PaymentMethodType, number> = { qris: 15 * 60_000, virtual_account: 24 * 60 * 60_000 };
-
 /**
  * A charge as `GET /v1/payments/charges/{id}` sends it: by default a pending
  * `qris` charge of Rp 10,000 created now, with a fresh id. `payment_method:
@@ -108,7 +108,7 @@ export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
     status,
     currency: text(given, 'currency') ?? 'idr',
     amount: formatCents(amount),
-    fee: formatCents(money(given, 'fee') ?? (method === 'qris' ? (amount * 7n + 500n) / 1000n : 400_000n)),
+    fee: formatCents(money(given, 'fee') ?? chargeFee(method, amount)),
     client_reference_id: nullableText(given, 'client_reference_id', 'order-1001'),
     customer_details:
       given.customer_details === null
@@ -122,7 +122,7 @@ export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
       { name: 'Kopi susu', price: formatCents(amount), quantity: 1 },
     ],
     description: nullableText(given, 'description', null),
-    expires_at: text(given, 'expires_at') ?? new Date(Date.parse(created) + EXPIRY_MS[method]).toISOString(),
+    expires_at: text(given, 'expires_at') ?? new Date(Date.parse(created) + DEFAULT_EXPIRY_MS[method]).toISOString(),
     paid_at: nullableText(given, 'paid_at', status === 'success' ? created : null),
     created_at: created,
     updated_at: text(given, 'updated_at') ?? created,
@@ -134,8 +134,9 @@ export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
     const account = nested(options, 'virtual_account', ['account_name', 'account_number'], label);
     charge.payment_method_options = {
       virtual_account: {
-        account_name: text(account, 'account_name', `${label}.`) ?? charge.customer_details?.name ?? 'Customer',
-        account_number: text(account, 'account_number', `${label}.`) ?? randomDigits(16),
+        account_name:
+          text(account, 'account_name', `${label}.`) ?? charge.customer_details?.name ?? DEFAULT_ACCOUNT_NAME,
+        account_number: text(account, 'account_number', `${label}.`) ?? newVirtualAccountNumber(),
       },
     };
   }
@@ -176,14 +177,13 @@ export function fakeTransfer(overrides: TransferOverrides = {}): TransferRecord 
 
 /** Own enumerable names only, each a known field; the values read once. */
 function checkOverrides<K extends string>(given: unknown, known: readonly K[], what: string): { [P in K]?: unknown } {
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-    throw new TypeError(`The ${what} overrides must be an object of fields`);
-  }
-  return checkOptionNames(given, known, `${what} field`);
+  return checkOptionNames(given, known, `The ${what} overrides must be an object of fields`, `${what} field`);
 }
 
+const fieldMessage = (name: string, expected: string): string => `The ${name} override must be ${expected}`;
+
 function fieldError(name: string, expected: string): TypeError {
-  return new TypeError(`The ${name} override must be ${expected}`);
+  return new TypeError(fieldMessage(name, expected));
 }
 
 function text(given: Record<string, unknown>, name: string, prefix = ''): string | undefined {
@@ -221,17 +221,10 @@ function nested(
 ): Record<string, unknown> {
   const value = given[name];
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fieldError(label, 'an object');
-  return checkOptionNames(value, known, `${label} field`);
+  return checkOptionNames(value, known, fieldMessage(label, 'an object'), `${label} field`);
 }
 
 function randomId(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return prefix + Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-function randomDigits(count: number): string {
-  const digits = crypto.getRandomValues(new Uint8Array(count));
-  // The first digit is never 0, as the service's numbers.
-  return Array.from(digits, (byte, index) => (index === 0 ? 1 + (byte % 9) : byte % 10)).join('');
 }

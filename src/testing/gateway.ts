@@ -4,6 +4,7 @@
  * of a real service would, and the rest goes to the service. The two transports
  * (node:http in `server.ts`, `fetch` in `in-process.ts`) only translate.
  */
+import { errorEnvelope } from './envelopes.js';
 import type { Fault, FaultQueue } from './faults.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
 import type { IdSource } from './ids.js';
@@ -133,7 +134,7 @@ export class Gateway {
   #answeredByFault(fault: Fault, connection: Connection, requestId: string): boolean {
     switch (fault.kind) {
       case 'status': {
-        const body = fault.body ?? { status: 'error', message: `Injected fault: HTTP ${fault.status}` };
+        const body = fault.body ?? errorEnvelope(`Injected fault: HTTP ${fault.status}`);
         connection.respond(
           toWire({ status: fault.status, body, ...(fault.headers ? { headers: fault.headers } : {}) }, requestId),
         );

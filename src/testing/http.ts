@@ -3,6 +3,7 @@
  * response it becomes, the request target split, the body limit. Nothing here
  * needs Node.js, so the in-process sandbox runs wherever `fetch` does.
  */
+import { errorEnvelope } from './envelopes.js';
 
 /** A response the service decided on, written by a transport (or withheld by a fault). */
 export interface Reply {
@@ -53,7 +54,7 @@ export function toWire(reply: Reply, requestId: string | undefined): WireRespons
 
 export const errorReply = (status: number, message: string, headers?: Record<string, string>): Reply => ({
   status,
-  body: { status: 'error', message },
+  body: errorEnvelope(message),
   ...(headers ? { headers } : {}),
 });
 

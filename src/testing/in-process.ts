@@ -86,7 +86,6 @@ export class InProcessTransport {
   /** Fails every unanswered exchange, as closing a server cuts its connections. */
   close(): Promise<void> {
     this.#closed = true;
-    this.#gateway.close();
     for (const fail of this.#open) fail();
     return Promise.resolve();
   }

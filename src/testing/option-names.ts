@@ -5,17 +5,22 @@
  * used. Only own enumerable string keys are checked and read, so a
  * `null`-prototype object works and inherited properties are ignored.
  */
+import { isPlainObject } from './rules.js';
 
 /**
  * The options' values, every known name an own key (`undefined` when not
- * given); throws a `TypeError` naming each unknown option and the closest
- * known one. `what` names them in the message (the factories' fields too).
+ * given); throws a `TypeError` with `notAnObject` when `given` is not a plain
+ * object (`null` and arrays included: the caller handles an absent value
+ * first), and one naming each unknown option and the closest known one.
+ * `what` names them in the message (the factories' fields too).
  */
 export function checkOptionNames<K extends string>(
-  given: object,
+  given: unknown,
   known: readonly K[],
+  notAnObject: string,
   what = 'sandbox option',
 ): { [P in K]?: unknown } {
+  if (!isPlainObject(given)) throw new TypeError(notAnObject);
   const values = Object.fromEntries(known.map((name) => [name, undefined])) as { [P in K]?: unknown };
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(given)) {

@@ -124,16 +124,15 @@ function assertOptions(options: SandboxOptions): void {
       if (typeof account.name !== 'string') throw new TypeError(`Account ${account.id}: name must be a string`);
     }
   }
-  for (const [name, items] of [
-    ['payouts', payouts],
-    ['paymentMethods', paymentMethods],
-  ] as const) {
-    if (items !== undefined && !(Array.isArray(items) && items.every(isPlainObject))) {
-      throw new TypeError(`${name} must be an array of objects`);
-    }
-  }
+  if (payouts !== undefined) assertObjectList('payouts', payouts);
+  if (paymentMethods !== undefined) assertObjectList('paymentMethods', paymentMethods);
   assertWebhookOptions(options);
   if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function returning a Date');
+}
+
+/** Refuses `items` unless it is an array of plain objects: the payouts and payment methods served as given. */
+export function assertObjectList(name: 'payouts' | 'paymentMethods', items: unknown): void {
+  if (!(Array.isArray(items) && items.every(isPlainObject))) throw new TypeError(`${name} must be an array of objects`);
 }
 
 /** The longest wait the sandbox schedules: an hour (a real service's longer ones would outlive any test). */
@@ -191,17 +190,17 @@ export interface SandboxSettings {
  * defaults.
  */
 export function readOptions(given: SandboxOptions | undefined, serving: Serving = 'listening'): SandboxSettings {
-  // `null`, JavaScript's "nothing", counts as no options.
-  if (typeof (given ?? {}) !== 'object' || Array.isArray(given)) throw new TypeError('options must be an object');
   const inProcess = serving === 'in-process';
-  if (inProcess && Object.prototype.propertyIsEnumerable.call(given ?? {}, 'port')) {
+  // Only an object can name port; anything else is refused as not one, below.
+  if (inProcess && isPlainObject(given) && Object.prototype.propertyIsEnumerable.call(given, 'port')) {
     throw new TypeError(
       'createSandbox() takes no port: it listens on none and answers in process through sandbox.fetch. ' +
         'Leave port out, or call startSandbox({ port }) to serve on 127.0.0.1',
     );
   }
   const names = inProcess ? SANDBOX_OPTION_NAMES.filter((name) => name !== 'port') : SANDBOX_OPTION_NAMES;
-  const options = checkOptionNames(given ?? {}, names) as SandboxOptions;
+  // `null`, JavaScript's "nothing", counts as no options.
+  const options = checkOptionNames(given ?? {}, names, 'options must be an object') as SandboxOptions;
   assertOptions(options);
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const account =

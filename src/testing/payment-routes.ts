@@ -9,7 +9,7 @@
 import type { ChargeBook } from './charges.js';
 import type { Reply } from './http.js';
 import { messagePage, paymentPage, qrCodeSvg, type RenderedPage } from './payment-page.js';
-import { Router, type PathParams } from './router.js';
+import { decodeSegment, Router, type PathParams } from './router.js';
 import type { ChargeRecord } from './types.js';
 
 /** What the page routes read of a request whose body has been read (any transport). */
@@ -49,13 +49,8 @@ const refusal = (status: number, title: string, message: string, headers?: Recor
 
 /** The charge a `:id` segment names, or `undefined`: an id that does not percent-decode names none. */
 function chargeAt(charges: ChargeBook, segment: string | undefined): ChargeRecord | undefined {
-  let id: string;
-  try {
-    id = decodeURIComponent(segment ?? '');
-  } catch {
-    return undefined;
-  }
-  return charges.retrieve(id);
+  const id = decodeSegment(segment ?? '');
+  return id === undefined ? undefined : charges.retrieve(id);
 }
 
 const unknownCharge = (): Reply => refusal(404, 'Charge not found', 'There is no charge at this address.');

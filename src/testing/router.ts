@@ -7,6 +7,15 @@
 /** The `:param` segments of a matched path, as sent (not percent-decoded). */
 export type PathParams = Readonly<Record<string, string | undefined>>;
 
+/** A path segment percent-decoded exactly once, or `undefined` when it is malformed (`%zz`). */
+export function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A route's key: a method, one space, and a path whose `:name` segments match any non-empty segment. */
 type RoutePattern = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
 

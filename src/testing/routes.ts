@@ -10,11 +10,12 @@
  * them inside this file.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
+import { successEnvelope } from './envelopes.js';
 import { errorReply, failReply, type Reply } from './http.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
 import { servePaymentPage } from './payment-routes.js';
-import { Router, type PathParams } from './router.js';
+import { decodeSegment, Router, type PathParams } from './router.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 
 /** A request whose body has been read, as the service sees it. */
@@ -43,7 +44,7 @@ type Handler = (request: ServiceRequest, state: ServiceState, params: PathParams
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-const success = (data: unknown): Reply => ({ status: 200, body: { status: 'success', data } });
+const success = (data: unknown): Reply => ({ status: 200, body: successEnvelope(data) });
 
 /** A list endpoint: the page the query asks for, in the list envelope. */
 const listOf =
@@ -56,15 +57,6 @@ const listOf =
       body: { status: 'success', data, page: paging.page, page_size: paging.pageSize, total_items: total },
     };
   };
-
-/** A path segment percent-decoded exactly once, or `undefined` when it is malformed (`%zz`). */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A retrieve endpoint: the item `find` returns for the route's `:id`, or 404

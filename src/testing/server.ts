@@ -38,12 +38,10 @@ function writeResponse(res: ServerResponse, { status, headers, text }: WireRespo
 
 /** The sandbox's HTTP server on {@link HOST}. */
 export class SandboxServer {
-  readonly #gateway: Gateway;
   readonly #server: Server;
   #closing: Promise<void> | undefined;
 
   constructor(gateway: Gateway) {
-    this.#gateway = gateway;
     this.#server = createServer((req, res) => {
       void gateway.handle(
         {
@@ -72,7 +70,6 @@ export class SandboxServer {
   /** Stops listening and destroys every connection, hung ones included. */
   close(): Promise<void> {
     this.#closing ??= new Promise<void>((resolve) => {
-      this.#gateway.close();
       this.#server.close(() => resolve());
       this.#server.closeAllConnections();
     });
