@@ -35,7 +35,7 @@ import {
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+import { rejection, thrown } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 
 const unmockedFetch = globalThis.fetch;
@@ -289,14 +289,6 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
     // Typed as no option at all: what a JavaScript caller can pass.
     const named: object = { [B64_KEY]: 1 };
-    const thrown = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return error;
-      }
-      throw new Error('expected a refusal');
-    };
     const refusals: [string, unknown][] = [
       ['a client option', thrown(() => new Client({ apiKey: B64_KEY, baseURL: BASE_URL, ...named }))],
       ['a client option, the key from the environment', thrown(() => withEnvKey(() => new Client({ ...named })))],
@@ -338,14 +330,8 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     const longKey = `sk_live_${'Zm9v+YmFy/cXV4'.repeat(4)}`;
     const { client } = observedClient(longKey, () => Response.json({ status: 'success', data: {} }));
     const named: object = { [longKey]: 1 };
-    let construction: unknown;
-    try {
-      new Client({ apiKey: longKey, baseURL: BASE_URL, ...named });
-    } catch (error) {
-      construction = error;
-    }
     const refusals = [
-      construction,
+      thrown(() => new Client({ apiKey: longKey, baseURL: BASE_URL, ...named })),
       await rejection(client.charges.retrieve(CHARGE_ID, named)),
       await rejection(client.payouts.list().toArray({ limit: 5, ...named })),
     ];

@@ -16,7 +16,7 @@ import {
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, countRequests, jsonReply, route } from '../helpers/requests.js';
 import { CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+import { rejection, thrown } from '../helpers/rejection.js';
 
 /** The least the contract requires of a charge event: `type` and `data.id`. */
 function slim(type: string = 'payment_charge.succeeded', id: string = CHARGE_ID): Record<string, unknown> {
@@ -67,15 +67,6 @@ const forms: [string, (value: unknown) => WebhookBody][] = [
   ['a Uint8Array from another realm', (value) => otherRealmBytes(value)],
   ['an object', (value) => structuredClone(value) as object],
 ];
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parseEvent', () => {
   it('knows the four documented event types', () => {
