@@ -32,6 +32,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REMEMBERED_IDS } from '../../src/core/item-walk.js';
 import { LunasError, ResponseValidationError } from '../../src/index.js';
+import { walkAll } from '../helpers/recorders.js';
 import { wireClient } from '../helpers/wire.js';
 import { chargeJson, transferJson } from '../helpers/fixtures.js';
 import { type SeenRequest } from '../helpers/seen-request.js';
@@ -349,13 +350,7 @@ describe('a service that makes no progress', () => {
             return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
           };
           const { client, sent } = wireClient(respond);
-          const yielded: Record<string, unknown>[] = [];
-          let error: unknown;
-          try {
-            for await (const item of client.payouts.list({ pagesize })) yielded.push(item);
-          } catch (e) {
-            error = e;
-          }
+          const { yielded, error } = await walkAll(client.payouts.list({ pagesize }));
           // Fresh pages, then stale ones until they span more than the ids a walk remembers.
           const endPage = fresh + Math.floor(REMEMBERED_IDS / pagesize) + 1;
           expect(error).toBeInstanceOf(LunasError);
@@ -396,13 +391,9 @@ describe('a service that makes no progress', () => {
             return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
           };
           const { client } = wireClient(respond);
-          const yielded: string[] = [];
-          let error: unknown;
-          try {
-            for await (const item of client.payouts.list({ pagesize })) yielded.push(String(item.id));
-          } catch (e) {
-            error = e;
-          }
+          const walk = await walkAll(client.payouts.list({ pagesize }));
+          const { error } = walk;
+          const yielded = walk.yielded.map((item) => String(item.id));
           // A full first page is read once, then each burst brings it back whole: `bursts` stale pages.
           const stale = original >= pagesize ? bursts * pagesize : 0;
           if (stale > REMEMBERED_IDS) {

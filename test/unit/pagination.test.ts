@@ -605,9 +605,8 @@ describe('total_items is information, never a rule of the walk', () => {
       envelope: (body, request) => ({ ...body, total_items: total(seen.indexOf(request)) }),
     });
     expect(await collect(makeClient().payouts.list({ pagesize: 10 }))).toEqual(items);
-    const pages: number[] = [];
-    for await (const page of (await makeClient().payouts.list({ pagesize: 10 })).iterPages()) pages.push(page.page);
-    expect(pages).toEqual([1, 2, 3, 4]);
+    const pages = await collect((await makeClient().payouts.list({ pagesize: 10 })).iterPages());
+    expect(pages.map((page) => page.page)).toEqual([1, 2, 3, 4]);
   });
 
   it('two items created and two deleted between pages (net zero): every item still there is yielded once', async () => {
@@ -713,14 +712,8 @@ describe('a walk that makes no progress ends with a LunasError, never loops', ()
 
   it('iterPages ends the same way', async () => {
     const seen = stuck(() => makeItems(100));
-    const pages: number[] = [];
-    let error: unknown;
-    try {
-      for await (const page of (await makeClient().payouts.list({ pagesize: 100 })).iterPages()) pages.push(page.page);
-    } catch (e) {
-      error = e;
-    }
-    expect(pages).toEqual(Array.from({ length: 102 }, (_, i) => i + 1));
+    const { yielded: pages, error } = await walkAll((await makeClient().payouts.list({ pagesize: 100 })).iterPages());
+    expect(pages.map((page) => page.page)).toEqual(Array.from({ length: 102 }, (_, i) => i + 1));
     expect((error as LunasError).message).toBe(message(102, 2));
     expect(seen.length).toBeLessThanOrEqual(103);
   });

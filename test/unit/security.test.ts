@@ -24,6 +24,7 @@ import {
 } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
 import { makeClient } from '../helpers/msw.js';
+import { collect } from '../helpers/pages.js';
 import { recordEvents } from '../helpers/recorders.js';
 import {
   CHARGE_PATH,
@@ -202,11 +203,6 @@ function withEnvKey<T>(make: () => T): T {
   }
 }
 
-/** Walks `items` to the end. */
-async function collectAll(items: AsyncIterable<unknown>): Promise<void> {
-  for await (const item of items) void item;
-}
-
 /** What a call handed back or showed anywhere: the error's renderings, every event, every log line. */
 function shown(error: unknown, events: unknown[], lines: string[]): string[] {
   return [...everyRendering(error), ...events.flatMap(everyRendering), ...lines];
@@ -305,7 +301,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
       ['a transfer field', await rejection(client.transfers.create({ ...named } as never))],
       ['a list parameter', await rejection(client.payouts.list(named as never))],
       ['a toArray option', await rejection(client.payouts.list().toArray({ limit: 5, ...named }))],
-      ['a since time', await rejection(collectAll(client.charges.list().since(B64_KEY)))],
+      ['a since time', await rejection(collect(client.charges.list().since(B64_KEY)))],
       [
         'a since toArray option',
         await rejection(
