@@ -33,7 +33,7 @@ import { describe, expect, it } from 'vitest';
 import { REMEMBERED_IDS } from '../../src/core/item-walk.js';
 import { LunasError, ResponseValidationError } from '../../src/index.js';
 import { walkAll } from '../helpers/recorders.js';
-import { wireClient } from '../helpers/wire.js';
+import { listResponse, wireClient } from '../helpers/wire.js';
 import { chargeJson, transferJson } from '../helpers/fixtures.js';
 import { type SeenRequest } from '../helpers/seen-request.js';
 
@@ -152,7 +152,7 @@ class ServiceModel {
     this.served.push({ page, size, data });
     const { counts, total, seed } = this.scenario;
     const total_items = count(counts, newestFirst.length, total, index, seed);
-    return Response.json({ status: 'success', data, page, page_size: size, total_items });
+    return listResponse(data, page, size, total_items);
   }
 }
 
@@ -347,7 +347,7 @@ describe('a service that makes no progress', () => {
             const from = page <= fresh ? page : honest + 1 + ((page - honest - 1) % cycle);
             const data = index > 5_000 ? [] : window(from);
             const total_items = count(counts, fresh * pagesize, fresh * pagesize, index, seed);
-            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
+            return listResponse(data, page, pagesize, total_items);
           };
           const { client, sent } = wireClient(respond);
           const { yielded, error } = await walkAll(client.payouts.list({ pagesize }));
@@ -388,7 +388,7 @@ describe('a service that makes no progress', () => {
             const page = Number(request.url.searchParams.get('page'));
             const data = list.slice((page - 1) * pagesize, page * pagesize);
             const total_items = count(counts, list.length, original, index, page);
-            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
+            return listResponse(data, page, pagesize, total_items);
           };
           const { client } = wireClient(respond);
           const walk = await walkAll(client.payouts.list({ pagesize }));

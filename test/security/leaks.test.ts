@@ -16,7 +16,7 @@ import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Pag
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { keyForms, keyLeaks } from '../helpers/key-forms.js';
 import { recordEvents } from '../helpers/recorders.js';
-import { successResponse, wireClient } from '../helpers/wire.js';
+import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
 import { API_KEY, transferJson } from '../helpers/fixtures.js';
 
 /** Base64-style: `+`, `/` and `=` are percent-encoded in a URL, `/` JSON-escaped as `\/` by some encoders. */
@@ -258,7 +258,7 @@ describe('a list promise', () => {
   it('renders no key before it loads, after it loads, and after it failed to load', async () => {
     const { client } = wireClient((request, attempt) =>
       attempt === 1
-        ? Response.json({ status: 'success', data: [transferJson()], page: 1, page_size: 1, total_items: 1 })
+        ? listResponse([transferJson()], 1, 1, 1)
         : Response.json({ status: 'error', message: `no ${API_KEY}` }, { status: 401 }),
     );
     const loaded = client.transfers.list({ pagesize: 1 });

@@ -38,6 +38,7 @@ import {
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
 import { rejection, thrown } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
+import { successResponse } from '../helpers/wire.js';
 
 const unmockedFetch = globalThis.fetch;
 const deep = { depth: 10, showHidden: true } as const;
@@ -248,7 +249,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('in a raw path refused before sending: the path quoted in the message is masked before it is cut short', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client, lines, events } = observedClient(B64_KEY, () => successResponse({}));
     const short = await rejection(client.get(`/v1/things/${B64_KEY}?page=2`));
     expect(short).toBeInstanceOf(RequestValidationError);
     expect((short as Error).message).toContain('(got "/v1/things/[REDACTED]?page=2")');
@@ -262,7 +263,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('in what a caller passed and lunas refuses before sending: a query name, a body whose toJSON names it', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client, lines, events } = observedClient(B64_KEY, () => successResponse({}));
     const query = await rejection(client.get('/v1/things', { query: { [B64_KEY]: Number.NaN } }));
     expect(query).toBeInstanceOf(RequestValidationError);
     expect(Object.keys((query as RequestValidationError).fields)).toEqual(['query.[REDACTED]']);
@@ -282,7 +283,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('used as a name (or a value) in whatever lunas refuses by name before sending: each refusal quotes it masked', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client, lines, events } = observedClient(B64_KEY, () => successResponse({}));
     // Typed as no option at all: what a JavaScript caller can pass.
     const named: object = { [B64_KEY]: 1 };
     const refusals: [string, unknown][] = [
@@ -324,7 +325,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
 
   it('a key longer than a quote shows, used as a name: the quote cut short after 40 characters is masked too', async () => {
     const longKey = `sk_live_${'Zm9v+YmFy/cXV4'.repeat(4)}`;
-    const { client } = observedClient(longKey, () => Response.json({ status: 'success', data: {} }));
+    const { client } = observedClient(longKey, () => successResponse({}));
     const named: object = { [longKey]: 1 };
     const refusals = [
       thrown(() => new Client({ apiKey: longKey, baseURL: BASE_URL, ...named })),
@@ -339,7 +340,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
-    const { client } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client } = observedClient(B64_KEY, () => successResponse({}));
     for (const thrown of [
       Object.create(null),
       Symbol('x'),
