@@ -17,7 +17,6 @@ import {
   BadRequestError,
   Client,
   InternalServerError,
-  type Logger,
   LunasError,
   RequestValidationError,
   ResponseValidationError,
@@ -25,7 +24,7 @@ import {
 import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
 import { makeClient } from '../helpers/msw.js';
 import { collect } from '../helpers/pages.js';
-import { recordEvents } from '../helpers/recorders.js';
+import { recordEvents, recordingLogger } from '../helpers/recorders.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
@@ -56,14 +55,6 @@ function renderings(value: unknown): string[] {
 
 function expectNoKey(value: unknown, key: string = API_KEY): void {
   for (const text of renderings(value)) expect(text).not.toContain(key);
-}
-
-function recordingLogger() {
-  const lines: string[] = [];
-  const write = (...args: unknown[]) =>
-    void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, deep))).join(' '));
-  const logger: Logger = { debug: write, info: write, warn: write, error: write };
-  return { lines, logger };
 }
 
 describe('the API key never appears in an error', () => {
