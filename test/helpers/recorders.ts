@@ -52,6 +52,23 @@ export function recordingLogger(): { lines: string[]; logger: Logger } {
   return { lines, logger: { debug: write, info: write, warn: write, error: write } };
 }
 
+/** The unhandled rejections {@link watchUnhandledRejections} saw, until `stop()`. */
+export interface UnhandledRejections {
+  reasons: unknown[];
+  stop(): void;
+}
+
+/**
+ * Records the reason of every unhandled rejection from now until `stop()`.
+ * Node reports one after a turn of the event loop, once the microtasks drain.
+ */
+export function watchUnhandledRejections(): UnhandledRejections {
+  const reasons: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void reasons.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  return { reasons, stop: () => void process.off('unhandledRejection', onUnhandled) };
+}
+
 /** Walks a list to its end, keeping what it yielded before any error. */
 export async function walkAll<T>(list: AsyncIterable<T>): Promise<{ yielded: T[]; error: unknown }> {
   const yielded: T[] = [];

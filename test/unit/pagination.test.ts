@@ -12,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { makeClient, server } from '../helpers/msw.js';
 import { collect, makeItems, type SeenListRequest, serveList } from '../helpers/pages.js';
-import { walkAll } from '../helpers/recorders.js';
+import { walkAll, watchUnhandledRejections } from '../helpers/recorders.js';
 import { seeRequest } from '../helpers/seen-request.js';
 import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
 import { sleep } from '../helpers/waiting.js';
@@ -856,9 +856,7 @@ describe('look-ahead', () => {
   });
 
   it('a failed look-ahead the consumer never reaches is not reported anywhere', async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
+    const unhandled = watchUnhandledRejections();
     try {
       server.use(
         http.get(`${BASE_URL}${PAYOUTS}`, ({ request }) => {
@@ -874,9 +872,9 @@ describe('look-ahead', () => {
       }
       await sleep(50);
       expect(count).toBe(5);
-      expect(unhandled).toEqual([]);
+      expect(unhandled.reasons).toEqual([]);
     } finally {
-      process.off('unhandledRejection', onUnhandled);
+      unhandled.stop();
     }
   });
 });
