@@ -11,6 +11,7 @@ import {
   ResponseValidationError,
 } from 'lunas-sdk';
 import type { Sandbox, SandboxOptions } from 'lunas-sdk/testing';
+import { listPage } from '../helpers/fixtures.js';
 import { walkAll } from '../helpers/recorders.js';
 import { start, startShared } from './helpers.js';
 import { rejection } from '../helpers/rejection.js';
@@ -333,7 +334,7 @@ const makePayouts = (count: number, prefix = 'po_') =>
 /** Scripts the sandbox's next answers to `GET /v1/payouts`, one envelope per request, in order. */
 function scriptPayouts(sandbox: Sandbox, pages: { data: unknown[]; page: number; page_size: number; total: number }[]) {
   for (const { data, page, page_size, total } of pages) {
-    const body = { status: 'success', data, page, page_size, total_items: total };
+    const body = listPage(data, page, page_size, total);
     sandbox.inject({ kind: 'status', status: 200, method: 'GET', path: '/v1/payouts', body });
   }
 }

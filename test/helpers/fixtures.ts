@@ -14,7 +14,7 @@ export const API_KEY = 'sk_test_unit_5f2a9c';
 /** The id of {@link chargeJson}: `client.charges.retrieve(CHARGE_ID)` asks for it. */
 export const CHARGE_ID = 'ch_123';
 /** The id of {@link transferJson}. */
-export const TRANSFER_ID = 'tr_123';
+const TRANSFER_ID = 'tr_123';
 
 /** A valid charge as retrieve and list send it, with overrides. */
 export function chargeJson(overrides: Record<string, unknown> = {}): Record<string, unknown> {

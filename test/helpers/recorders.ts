@@ -4,8 +4,9 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { expect, onTestFinished } from 'vitest';
-import type { Client, RequestEvent, ResponseEvent } from '../../src/index.js';
+import type { Client, Logger, RequestEvent, ResponseEvent } from '../../src/index.js';
 
 /** One event a client emitted, with its name. */
 export type RecordedEvent = { name: 'request'; event: RequestEvent } | { name: 'response'; event: ResponseEvent };
@@ -35,6 +36,37 @@ export function expectPairedEvents(seen: RecordedEvent[]): void {
   const finals = responseEvents(seen).filter((event) => !event.willRetry);
   expect(finals).toHaveLength(1);
   expect(seen.at(-1)?.event).toBe(finals[0]);
+}
+
+/**
+ * A logger keeping every line, whatever its level. lunas writes one string per
+ * line; anything more a call passed would be kept too, inspected deeply, so
+ * that a key in it would show.
+ */
+export function recordingLogger(): { lines: string[]; logger: Logger } {
+  const lines: string[] = [];
+  const write = (...args: unknown[]) =>
+    void lines.push(
+      args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 12, showHidden: true }))).join(' '),
+    );
+  return { lines, logger: { debug: write, info: write, warn: write, error: write } };
+}
+
+/** The unhandled rejections {@link watchUnhandledRejections} saw, until `stop()`. */
+export interface UnhandledRejections {
+  reasons: unknown[];
+  stop(): void;
+}
+
+/**
+ * Records the reason of every unhandled rejection from now until `stop()`.
+ * Node reports one after a turn of the event loop, once the microtasks drain.
+ */
+export function watchUnhandledRejections(): UnhandledRejections {
+  const reasons: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void reasons.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  return { reasons, stop: () => void process.off('unhandledRejection', onUnhandled) };
 }
 
 /** Walks a list to its end, keeping what it yielded before any error. */

@@ -1,6 +1,6 @@
 /**
- * The error a promise rejects with, for tests that inspect it beyond
- * `rejects.toThrow`.
+ * The error a promise rejects with, or a function throws, for tests that
+ * inspect it beyond `rejects.toThrow` / `toThrow`.
  */
 import { expect } from 'vitest';
 
@@ -23,7 +23,23 @@ export async function rejection<E>(promise: Promise<unknown>, Class?: ErrorClass
   throw new Error(`expected ${expected}, but it resolved to ${shown(value)}`);
 }
 
-/** The resolved value, for the failure message; never throws. */
+/** Runs `run`, which must throw, and returns what it threw. */
+export function thrown(run: () => unknown): unknown;
+/** Runs `run`, which must throw an instance of `Class`, and returns the error. */
+export function thrown<E>(run: () => unknown, Class: ErrorClass<E>): E;
+export function thrown<E>(run: () => unknown, Class?: ErrorClass<E>): unknown {
+  let value: unknown;
+  try {
+    value = run();
+  } catch (error) {
+    if (Class) expect(error).toBeInstanceOf(Class);
+    return error;
+  }
+  const expected = Class ? `a throw of ${Class.name}` : 'a throw';
+  throw new Error(`expected ${expected}, but it returned ${shown(value)}`);
+}
+
+/** The resolved or returned value, for the failure message; never throws. */
 function shown(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);

@@ -17,6 +17,7 @@ import { Client, type ClientOptions, LunasError, RequestValidationError } from '
 import { startSandbox, type SandboxOptions } from '../../src/testing/index.js';
 import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
 import { API_KEY, BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
+import { thrown } from '../helpers/rejection.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 150);
 
@@ -262,13 +263,7 @@ function suggested(message: string): string[] {
 }
 
 function constructionError(options: object): LunasError {
-  try {
-    new Client({ apiKey: API_KEY, baseURL: BASE_URL, ...options });
-  } catch (error) {
-    expect(error).toBeInstanceOf(LunasError);
-    return error as LunasError;
-  }
-  throw new Error('expected construction to throw');
+  return thrown(() => new Client({ apiKey: API_KEY, baseURL: BASE_URL, ...options }), LunasError);
 }
 
 /** The per-call refusal: a rejection (never a synchronous throw), and nothing sent. */
@@ -295,14 +290,7 @@ describe('a name one edit from a known one', () => {
       fc.property(typoOf(CLIENT), ({ intended, typo }) => {
         for (const message of [
           constructionError({ [typo]: undefined }).message,
-          (() => {
-            try {
-              base.withOptions({ [typo]: 1 } as ClientOptions);
-            } catch (error) {
-              return (error as LunasError).message;
-            }
-            throw new Error('expected withOptions to throw');
-          })(),
+          thrown(() => base.withOptions({ [typo]: 1 } as ClientOptions), LunasError).message,
         ]) {
           expect(message.startsWith(`Unknown option ${JSON.stringify(typo)}`)).toBe(true);
           const names = suggested(message);

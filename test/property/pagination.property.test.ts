@@ -32,7 +32,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REMEMBERED_IDS } from '../../src/core/item-walk.js';
 import { LunasError, ResponseValidationError } from '../../src/index.js';
-import { wireClient } from '../helpers/wire.js';
+import { walkAll } from '../helpers/recorders.js';
+import { listResponse, wireClient } from '../helpers/wire.js';
 import { chargeJson, transferJson } from '../helpers/fixtures.js';
 import { type SeenRequest } from '../helpers/seen-request.js';
 
@@ -151,7 +152,7 @@ class ServiceModel {
     this.served.push({ page, size, data });
     const { counts, total, seed } = this.scenario;
     const total_items = count(counts, newestFirst.length, total, index, seed);
-    return Response.json({ status: 'success', data, page, page_size: size, total_items });
+    return listResponse(data, page, size, total_items);
   }
 }
 
@@ -346,16 +347,10 @@ describe('a service that makes no progress', () => {
             const from = page <= fresh ? page : honest + 1 + ((page - honest - 1) % cycle);
             const data = index > 5_000 ? [] : window(from);
             const total_items = count(counts, fresh * pagesize, fresh * pagesize, index, seed);
-            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
+            return listResponse(data, page, pagesize, total_items);
           };
           const { client, sent } = wireClient(respond);
-          const yielded: Record<string, unknown>[] = [];
-          let error: unknown;
-          try {
-            for await (const item of client.payouts.list({ pagesize })) yielded.push(item);
-          } catch (e) {
-            error = e;
-          }
+          const { yielded, error } = await walkAll(client.payouts.list({ pagesize }));
           // Fresh pages, then stale ones until they span more than the ids a walk remembers.
           const endPage = fresh + Math.floor(REMEMBERED_IDS / pagesize) + 1;
           expect(error).toBeInstanceOf(LunasError);
@@ -393,16 +388,12 @@ describe('a service that makes no progress', () => {
             const page = Number(request.url.searchParams.get('page'));
             const data = list.slice((page - 1) * pagesize, page * pagesize);
             const total_items = count(counts, list.length, original, index, page);
-            return Response.json({ status: 'success', data, page, page_size: pagesize, total_items });
+            return listResponse(data, page, pagesize, total_items);
           };
           const { client } = wireClient(respond);
-          const yielded: string[] = [];
-          let error: unknown;
-          try {
-            for await (const item of client.payouts.list({ pagesize })) yielded.push(String(item.id));
-          } catch (e) {
-            error = e;
-          }
+          const walk = await walkAll(client.payouts.list({ pagesize }));
+          const { error } = walk;
+          const yielded = walk.yielded.map((item) => String(item.id));
           // A full first page is read once, then each burst brings it back whole: `bursts` stale pages.
           const stale = original >= pagesize ? bursts * pagesize : 0;
           if (stale > REMEMBERED_IDS) {

@@ -10,7 +10,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, LunasError, type Logger, RequestValidationError, type StandardSchema } from '../../src/index.js';
-import { expectPairedEvents, recordEvents } from '../helpers/recorders.js';
+import {
+  expectPairedEvents,
+  recordEvents,
+  type UnhandledRejections,
+  watchUnhandledRejections,
+} from '../helpers/recorders.js';
 import { TRANSFER_PARAMS } from '../helpers/requests.js';
 import { successResponse } from '../helpers/wire.js';
 import { API_KEY, BASE_URL, transferJson } from '../helpers/fixtures.js';
@@ -63,10 +68,11 @@ const behaviour: fc.Arbitrary<Act> = fc.oneof(
   })),
 );
 
-let unhandled = 0;
-const onUnhandled = () => void unhandled++;
-beforeAll(() => void process.on('unhandledRejection', onUnhandled));
-afterAll(() => void process.off('unhandledRejection', onUnhandled));
+let unhandled: UnhandledRejections;
+beforeAll(() => {
+  unhandled = watchUnhandledRejections();
+});
+afterAll(() => unhandled.stop());
 
 /**
  * Runs `call` and checks the rules: a value or a LunasError, paired events
@@ -75,7 +81,7 @@ afterAll(() => void process.off('unhandledRejection', onUnhandled));
  */
 async function expectSettles(client: Client, call: (client: Client) => Promise<unknown>): Promise<void> {
   const seen = recordEvents(client);
-  const before = unhandled;
+  const before = unhandled.reasons.length;
   const outcome = await call(client).then(
     () => undefined,
     (error: unknown) => error,
@@ -85,7 +91,7 @@ async function expectSettles(client: Client, call: (client: Client) => Promise<u
   if (outcome instanceof RequestValidationError) expect(seen).toEqual([]);
   else expectPairedEvents(seen);
   await new Promise((resolve) => setImmediate(resolve));
-  expect(unhandled - before).toBe(0);
+  expect(unhandled.reasons.length - before).toBe(0);
 }
 
 /** A fetch answering 503 (retry at once) `busy` times, then `last` for the final attempt. */

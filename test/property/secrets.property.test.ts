@@ -12,9 +12,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../../src/core/secrets.js';
-import { Client, LunasError, type Logger } from '../../src/index.js';
+import { Client, LunasError } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings } from '../helpers/key-forms.js';
-import { recordEvents } from '../helpers/recorders.js';
+import { recordEvents, recordingLogger } from '../helpers/recorders.js';
 import { chargeJson } from '../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 150);
@@ -107,12 +107,6 @@ function respond(request: Request, kind: Answer, echo: string, thrown: string, a
     case 'throw':
       throw thrownBy(request, thrown, echo);
   }
-}
-
-function recordingLogger(): { lines: string[]; logger: Logger } {
-  const lines: string[] = [];
-  const write = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
-  return { lines, logger: { debug: write, info: write, warn: write, error: write } };
 }
 
 async function call(client: Client, secret: string, where: Placement): Promise<unknown> {

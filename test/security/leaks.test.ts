@@ -12,11 +12,11 @@
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, Client, getResponseInfo, type Logger, Page, PagePromise } from 'lunas-sdk';
+import { APIConnectionError, APIError, Client, getResponseInfo, Page, PagePromise } from 'lunas-sdk';
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { keyForms, keyLeaks } from '../helpers/key-forms.js';
-import { recordEvents } from '../helpers/recorders.js';
-import { successResponse, wireClient } from '../helpers/wire.js';
+import { recordEvents, recordingLogger } from '../helpers/recorders.js';
+import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
 import { API_KEY, transferJson } from '../helpers/fixtures.js';
 
 /** Base64-style: `+`, `/` and `=` are percent-encoded in a URL, `/` JSON-escaped as `\/` by some encoders. */
@@ -44,13 +44,6 @@ function safeStringify(value: unknown): string {
 /** Every form of `key` (literal, percent-encoded, JSON-escaped) that a rendering of `values` holds. */
 function leaksOf(values: unknown[], key: string): string[] {
   return values.flatMap((value, index) => keyLeaks(renderings(value), key).map((leak) => `value ${index}: ${leak}`));
-}
-
-function recordingLogger(): { lines: string[]; logger: Logger } {
-  const lines: string[] = [];
-  const write = (...args: unknown[]) =>
-    void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 12 }))).join(' '));
-  return { lines, logger: { debug: write, info: write, warn: write, error: write } };
 }
 
 // -------------------------------------------------------------- the sweep
@@ -258,7 +251,7 @@ describe('a list promise', () => {
   it('renders no key before it loads, after it loads, and after it failed to load', async () => {
     const { client } = wireClient((request, attempt) =>
       attempt === 1
-        ? Response.json({ status: 'success', data: [transferJson()], page: 1, page_size: 1, total_items: 1 })
+        ? listResponse([transferJson()], 1, 1, 1)
         : Response.json({ status: 'error', message: `no ${API_KEY}` }, { status: 401 }),
     );
     const loaded = client.transfers.list({ pagesize: 1 });

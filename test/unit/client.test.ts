@@ -7,6 +7,7 @@ import { Client, type ClientOptions, LunasError, type Logger, VERSION } from '..
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
+import { thrown } from '../helpers/rejection.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -16,13 +17,7 @@ afterEach(() => {
 
 /** The LunasError that constructing with `options` throws. */
 function constructionError(options: ClientOptions): LunasError {
-  try {
-    new Client(options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(LunasError);
-    return error as LunasError;
-  }
-  throw new Error(`expected new Client(${JSON.stringify(options)}) to throw`);
+  return thrown(() => new Client(options), LunasError);
 }
 
 /**

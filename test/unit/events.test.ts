@@ -25,7 +25,7 @@ import {
 } from '../../src/index.js';
 import { makeClient, server } from '../helpers/msw.js';
 import { makeItems, serveList } from '../helpers/pages.js';
-import { type RecordedEvent, recordEvents, responseEvents } from '../helpers/recorders.js';
+import { type RecordedEvent, recordEvents, responseEvents, watchUnhandledRejections } from '../helpers/recorders.js';
 import { CHARGE_PATH, countRequests, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
@@ -414,9 +414,7 @@ describe('listeners never break or delay the call', () => {
 
   it('an async listener that rejects is logged, with no unhandled rejection', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
+    const unhandled = watchUnhandledRejections();
     try {
       const { lines, client } = build();
       client.on('response', async () => {
@@ -429,9 +427,9 @@ describe('listeners never break or delay the call', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]!.level).toBe('warn');
       expect(lines[0]!.text).toContain('metrics backend down');
-      expect(unhandled).toEqual([]);
+      expect(unhandled.reasons).toEqual([]);
     } finally {
-      process.off('unhandledRejection', onUnhandled);
+      unhandled.stop();
     }
   });
 

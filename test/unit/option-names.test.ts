@@ -17,6 +17,7 @@ import {
 import { closestNames, unknownOptionMessage } from '../../src/core/option-names.js';
 import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
 import { API_KEY, BASE_URL, chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
+import { thrown } from '../helpers/rejection.js';
 
 const TRANSFER = { destination_account_id: 'acc_partner', amount: 10, currency: 'idr' } as const;
 const EVENT = { id: 'evt_1', type: 'payment_charge.succeeded', created_at: '2026-11-23T03:00:00Z', data: chargeJson() };
@@ -35,17 +36,6 @@ function answering(status: (attempt: number) => number = () => 200) {
     if (request.method === 'GET') return successResponse(chargeJson());
     return successResponse(request.url.pathname === '/v1/transfers' ? transferJson() : createdChargeJson());
   });
-}
-
-/** The LunasError `act` throws. */
-function thrown(act: () => unknown): LunasError {
-  try {
-    act();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LunasError);
-    return error as LunasError;
-  }
-  throw new Error('expected a LunasError');
 }
 
 /** The RequestValidationError a call rejects with; it must not throw synchronously. */
@@ -72,25 +62,25 @@ describe('client options', () => {
     ['default-headers', 'defaultHeaders'],
     ['dangerouslyAllowBrowsr', 'dangerouslyAllowBrowser'],
   ])('%s throws at construction, naming %s', (given, known) => {
-    const error = thrown(() => new Client({ ...base, [given]: 1 } as ClientOptions));
+    const error = thrown(() => new Client({ ...base, [given]: 1 } as ClientOptions), LunasError);
     expect(error.message).toBe(`Unknown option "${given}": did you mean "${known}"?`);
   });
 
   it('baseUrl is refused even when LUNAS_BASE_URL would have been used instead', () => {
     vi.stubEnv('LUNAS_BASE_URL', 'https://env.lunas.test');
     const options = { apiKey: API_KEY, baseUrl: 'https://api.lunas.test' } as ClientOptions;
-    expect(thrown(() => new Client(options)).message).toContain('did you mean "baseURL"?');
+    expect(thrown(() => new Client(options), LunasError).message).toContain('did you mean "baseURL"?');
   });
 
   it('never echoes the value, which may be the key itself', () => {
     const secret = 'sk_live_value_never_echoed_4b1e';
-    const error = thrown(() => new Client({ ...base, apikey: secret } as ClientOptions));
+    const error = thrown(() => new Client({ ...base, apikey: secret } as ClientOptions), LunasError);
     expect(error.message).not.toContain(secret);
     expect(JSON.stringify(error)).not.toContain(secret);
   });
 
   it('a name near nothing known lists the known names; several unknown names are all named', () => {
-    const error = thrown(() => new Client({ ...base, verbose: true, proxy: 'x' } as ClientOptions));
+    const error = thrown(() => new Client({ ...base, verbose: true, proxy: 'x' } as ClientOptions), LunasError);
     expect(error.message).toBe(
       'Unknown option "verbose"; known options: apiKey, baseURL, timeout, maxRetries, fetch, ' +
         'defaultHeaders, logger, logLevel, dangerouslyAllowBrowser; Unknown option "proxy"; known ' +
@@ -100,7 +90,7 @@ describe('client options', () => {
 
   it('a long name or one with control characters is quoted with JSON escapes and cut short', () => {
     const name = `x\n\u0007${'y'.repeat(500)}`;
-    const message = thrown(() => new Client({ ...base, [name]: 1 } as ClientOptions)).message;
+    const message = thrown(() => new Client({ ...base, [name]: 1 } as ClientOptions), LunasError).message;
     expect(message).toContain(`"x\\n\\u0007${'y'.repeat(37)}…"`);
     expect(message).not.toContain('\n');
     expect(message.length).toBeLessThan(300);
@@ -108,7 +98,7 @@ describe('client options', () => {
 
   it('withOptions refuses an unknown name and leaves the client as it was', () => {
     const { client } = answering();
-    const error = thrown(() => client.withOptions({ maxRetry: 0 } as ClientOptions));
+    const error = thrown(() => client.withOptions({ maxRetry: 0 } as ClientOptions), LunasError);
     expect(error.message).toBe('Unknown option "maxRetry": did you mean "maxRetries"?');
     expect(client.maxRetries).toBe(0);
     expect(client.withOptions({ maxRetries: 4, timeout: undefined }).maxRetries).toBe(4);

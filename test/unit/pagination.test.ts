@@ -12,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { makeClient, server } from '../helpers/msw.js';
 import { collect, makeItems, type SeenListRequest, serveList } from '../helpers/pages.js';
-import { walkAll } from '../helpers/recorders.js';
+import { walkAll, watchUnhandledRejections } from '../helpers/recorders.js';
 import { seeRequest } from '../helpers/seen-request.js';
 import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
 import { sleep } from '../helpers/waiting.js';
@@ -605,9 +605,8 @@ describe('total_items is information, never a rule of the walk', () => {
       envelope: (body, request) => ({ ...body, total_items: total(seen.indexOf(request)) }),
     });
     expect(await collect(makeClient().payouts.list({ pagesize: 10 }))).toEqual(items);
-    const pages: number[] = [];
-    for await (const page of (await makeClient().payouts.list({ pagesize: 10 })).iterPages()) pages.push(page.page);
-    expect(pages).toEqual([1, 2, 3, 4]);
+    const pages = await collect((await makeClient().payouts.list({ pagesize: 10 })).iterPages());
+    expect(pages.map((page) => page.page)).toEqual([1, 2, 3, 4]);
   });
 
   it('two items created and two deleted between pages (net zero): every item still there is yielded once', async () => {
@@ -713,14 +712,8 @@ describe('a walk that makes no progress ends with a LunasError, never loops', ()
 
   it('iterPages ends the same way', async () => {
     const seen = stuck(() => makeItems(100));
-    const pages: number[] = [];
-    let error: unknown;
-    try {
-      for await (const page of (await makeClient().payouts.list({ pagesize: 100 })).iterPages()) pages.push(page.page);
-    } catch (e) {
-      error = e;
-    }
-    expect(pages).toEqual(Array.from({ length: 102 }, (_, i) => i + 1));
+    const { yielded: pages, error } = await walkAll((await makeClient().payouts.list({ pagesize: 100 })).iterPages());
+    expect(pages.map((page) => page.page)).toEqual(Array.from({ length: 102 }, (_, i) => i + 1));
     expect((error as LunasError).message).toBe(message(102, 2));
     expect(seen.length).toBeLessThanOrEqual(103);
   });
@@ -863,9 +856,7 @@ describe('look-ahead', () => {
   });
 
   it('a failed look-ahead the consumer never reaches is not reported anywhere', async () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
+    const unhandled = watchUnhandledRejections();
     try {
       server.use(
         http.get(`${BASE_URL}${PAYOUTS}`, ({ request }) => {
@@ -881,9 +872,9 @@ describe('look-ahead', () => {
       }
       await sleep(50);
       expect(count).toBe(5);
-      expect(unhandled).toEqual([]);
+      expect(unhandled.reasons).toEqual([]);
     } finally {
-      process.off('unhandledRejection', onUnhandled);
+      unhandled.stop();
     }
   });
 });

@@ -19,7 +19,13 @@ import {
   ResponseValidationError,
   type StandardSchema,
 } from '../../src/index.js';
-import { expectPairedEvents, recordEvents, responseEvents } from '../helpers/recorders.js';
+import {
+  expectPairedEvents,
+  recordEvents,
+  responseEvents,
+  type UnhandledRejections,
+  watchUnhandledRejections,
+} from '../helpers/recorders.js';
 import { TRANSFER_PARAMS } from '../helpers/requests.js';
 import { successResponse, wireClient } from '../helpers/wire.js';
 import { sleep } from '../helpers/waiting.js';
@@ -54,18 +60,16 @@ const HOSTILE_THROWS: [string, () => unknown][] = [
   ['undefined', () => undefined],
 ];
 
-let unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+let unhandled: UnhandledRejections;
 beforeEach(() => {
-  unhandled = [];
-  process.on('unhandledRejection', onUnhandled);
+  unhandled = watchUnhandledRejections();
 });
 afterEach(async () => {
   // A rejection nobody handles is reported after a turn of the event loop.
   await sleep(10);
-  process.off('unhandledRejection', onUnhandled);
+  unhandled.stop();
   vi.unstubAllEnvs();
-  expect(unhandled).toEqual([]);
+  expect(unhandled.reasons).toEqual([]);
 });
 
 describe('describeThrown', () => {

@@ -17,14 +17,14 @@ import {
   BadRequestError,
   Client,
   InternalServerError,
-  type Logger,
   LunasError,
   RequestValidationError,
   ResponseValidationError,
 } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
 import { makeClient } from '../helpers/msw.js';
-import { recordEvents } from '../helpers/recorders.js';
+import { collect } from '../helpers/pages.js';
+import { recordEvents, recordingLogger } from '../helpers/recorders.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
@@ -35,8 +35,9 @@ import {
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+import { rejection, thrown } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
+import { successResponse } from '../helpers/wire.js';
 
 const unmockedFetch = globalThis.fetch;
 const deep = { depth: 10, showHidden: true } as const;
@@ -54,14 +55,6 @@ function renderings(value: unknown): string[] {
 
 function expectNoKey(value: unknown, key: string = API_KEY): void {
   for (const text of renderings(value)) expect(text).not.toContain(key);
-}
-
-function recordingLogger() {
-  const lines: string[] = [];
-  const write = (...args: unknown[]) =>
-    void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, deep))).join(' '));
-  const logger: Logger = { debug: write, info: write, warn: write, error: write };
-  return { lines, logger };
 }
 
 describe('the API key never appears in an error', () => {
@@ -202,11 +195,6 @@ function withEnvKey<T>(make: () => T): T {
   }
 }
 
-/** Walks `items` to the end. */
-async function collectAll(items: AsyncIterable<unknown>): Promise<void> {
-  for await (const item of items) void item;
-}
-
 /** What a call handed back or showed anywhere: the error's renderings, every event, every log line. */
 function shown(error: unknown, events: unknown[], lines: string[]): string[] {
   return [...everyRendering(error), ...events.flatMap(everyRendering), ...lines];
@@ -252,7 +240,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('in a raw path refused before sending: the path quoted in the message is masked before it is cut short', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client, lines, events } = observedClient(B64_KEY, () => successResponse({}));
     const short = await rejection(client.get(`/v1/things/${B64_KEY}?page=2`));
     expect(short).toBeInstanceOf(RequestValidationError);
     expect((short as Error).message).toContain('(got "/v1/things/[REDACTED]?page=2")');
@@ -266,7 +254,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('in what a caller passed and lunas refuses before sending: a query name, a body whose toJSON names it', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client, lines, events } = observedClient(B64_KEY, () => successResponse({}));
     const query = await rejection(client.get('/v1/things', { query: { [B64_KEY]: Number.NaN } }));
     expect(query).toBeInstanceOf(RequestValidationError);
     expect(Object.keys((query as RequestValidationError).fields)).toEqual(['query.[REDACTED]']);
@@ -286,17 +274,9 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('used as a name (or a value) in whatever lunas refuses by name before sending: each refusal quotes it masked', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client, lines, events } = observedClient(B64_KEY, () => successResponse({}));
     // Typed as no option at all: what a JavaScript caller can pass.
     const named: object = { [B64_KEY]: 1 };
-    const thrown = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return error;
-      }
-      throw new Error('expected a refusal');
-    };
     const refusals: [string, unknown][] = [
       ['a client option', thrown(() => new Client({ apiKey: B64_KEY, baseURL: BASE_URL, ...named }))],
       ['a client option, the key from the environment', thrown(() => withEnvKey(() => new Client({ ...named })))],
@@ -313,7 +293,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
       ['a transfer field', await rejection(client.transfers.create({ ...named } as never))],
       ['a list parameter', await rejection(client.payouts.list(named as never))],
       ['a toArray option', await rejection(client.payouts.list().toArray({ limit: 5, ...named }))],
-      ['a since time', await rejection(collectAll(client.charges.list().since(B64_KEY)))],
+      ['a since time', await rejection(collect(client.charges.list().since(B64_KEY)))],
       [
         'a since toArray option',
         await rejection(
@@ -336,16 +316,10 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
 
   it('a key longer than a quote shows, used as a name: the quote cut short after 40 characters is masked too', async () => {
     const longKey = `sk_live_${'Zm9v+YmFy/cXV4'.repeat(4)}`;
-    const { client } = observedClient(longKey, () => Response.json({ status: 'success', data: {} }));
+    const { client } = observedClient(longKey, () => successResponse({}));
     const named: object = { [longKey]: 1 };
-    let construction: unknown;
-    try {
-      new Client({ apiKey: longKey, baseURL: BASE_URL, ...named });
-    } catch (error) {
-      construction = error;
-    }
     const refusals = [
-      construction,
+      thrown(() => new Client({ apiKey: longKey, baseURL: BASE_URL, ...named })),
       await rejection(client.charges.retrieve(CHARGE_ID, named)),
       await rejection(client.payouts.list().toArray({ limit: 5, ...named })),
     ];
@@ -357,7 +331,7 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
   });
 
   it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
-    const { client } = observedClient(B64_KEY, () => Response.json({ status: 'success', data: {} }));
+    const { client } = observedClient(B64_KEY, () => successResponse({}));
     for (const thrown of [
       Object.create(null),
       Symbol('x'),

@@ -10,6 +10,7 @@ import { type Client, LunasError, RequestValidationError, type SinceWalk } from 
 import { chargeJson, transferJson } from '../helpers/fixtures.js';
 import { makeClient } from '../helpers/msw.js';
 import { serveList } from '../helpers/pages.js';
+import { walkAll } from '../helpers/recorders.js';
 import { countRequests } from '../helpers/requests.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -93,15 +94,11 @@ describe.each(LISTS)('%s: since(time)', (_name, path, list, make) => {
   it('an item whose created_at is not a time ends the walk with a LunasError naming it, after the items before it', async () => {
     const broken = items.map((item, i) => (i === 12 ? { ...item, created_at: 'last Tuesday' } : item));
     const seen = serveList(path, { items: broken });
-    const walked: { id: string }[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const item of list(makeClient()).since(new Date(0))) walked.push(item);
-      })(),
-      LunasError,
-    );
-    expect(error.message).toContain(`"${expected(13)[12]}"`);
-    expect(error.message).toContain('"last Tuesday"');
+    const { yielded: walked, error } = await walkAll(list(makeClient()).since(new Date(0)));
+    expect(error).toBeInstanceOf(LunasError);
+    const { message } = error as LunasError;
+    expect(message).toContain(`"${expected(13)[12]}"`);
+    expect(message).toContain('"last Tuesday"');
     expect(ids(walked)).toEqual(expected(12));
     expect(seen.map((request) => request.page)).toEqual([1, 2]);
   });

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   CHARGE_EVENT_TYPES,
@@ -16,7 +15,8 @@ import {
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, countRequests, jsonReply, route } from '../helpers/requests.js';
 import { CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+import { rejection, thrown } from '../helpers/rejection.js';
+import { bodyForms } from '../helpers/webhook-bodies.js';
 
 /** The least the contract requires of a charge event: `type` and `data.id`. */
 function slim(type: string = 'payment_charge.succeeded', id: string = CHARGE_ID): Record<string, unknown> {
@@ -34,49 +34,6 @@ function full(type: string, overrides: Record<string, unknown> = {}): Record<str
   };
 }
 
-/** Bytes in a larger buffer, at an offset: a view must be read from its own window only. */
-function inWindow(text: string): Uint8Array {
-  const bytes = new TextEncoder().encode(text);
-  const buffer = new Uint8Array(bytes.length + 7).fill(0x7b); // '{' around the window
-  buffer.set(bytes, 3);
-  return buffer.subarray(3, 3 + bytes.length);
-}
-
-/** The value's JSON as bytes whose ArrayBuffer and Uint8Array were made by another realm's constructors. */
-function otherRealmBytes(value: unknown): Uint8Array {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  const foreign = runInNewContext('new Uint8Array(length)', { length: bytes.length }) as Uint8Array;
-  foreign.set(bytes);
-  return foreign;
-}
-
-const forms: [string, (value: unknown) => WebhookBody][] = [
-  ['text', (value) => JSON.stringify(value)],
-  ['bytes (Uint8Array)', (value) => new TextEncoder().encode(JSON.stringify(value))],
-  ['bytes (Buffer)', (value) => Buffer.from(JSON.stringify(value))],
-  ['an ArrayBuffer (await req.arrayBuffer())', (value) => new TextEncoder().encode(JSON.stringify(value)).buffer],
-  [
-    'a DataView over part of a buffer',
-    (value) => {
-      const view = inWindow(JSON.stringify(value));
-      return new DataView(view.buffer, view.byteOffset, view.byteLength);
-    },
-  ],
-  ['a Uint8Array over part of a buffer', (value) => inWindow(JSON.stringify(value))],
-  ['an ArrayBuffer from another realm (a vm context, as Jest gives)', (value) => otherRealmBytes(value).buffer],
-  ['a Uint8Array from another realm', (value) => otherRealmBytes(value)],
-  ['an object', (value) => structuredClone(value) as object],
-];
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
-
 describe('parseEvent', () => {
   it('knows the four documented event types', () => {
     expect([...CHARGE_EVENT_TYPES].sort()).toEqual([
@@ -87,7 +44,7 @@ describe('parseEvent', () => {
     ]);
   });
 
-  describe.each(forms)('from %s', (_form, encode) => {
+  describe.each(bodyForms)('from %s', (_form, encode) => {
     it.each([...CHARGE_EVENT_TYPES])('parses a slim %s event: only type and data.id', (type) => {
       const parsed = parseEvent(encode(slim(type)));
       expect(parsed).toEqual(slim(type));
@@ -293,7 +250,7 @@ describe('client.webhooks.confirm', () => {
     expect(seen[0]!.url.pathname).toBe(CHARGE_PATH);
   });
 
-  it.each(forms)('accepts the body as %s', async (_form, encode) => {
+  it.each(bodyForms)('accepts the body as %s', async (_form, encode) => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ status: 'success' }))));
     const { charge } = await makeClient().webhooks.confirm(encode(slim()));
     expect(charge?.id).toBe(CHARGE_ID);
