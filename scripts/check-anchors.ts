@@ -29,7 +29,16 @@ function bareFileNames(markdown: string): { line: number; name: string }[] {
   return found;
 }
 
-const anchorsOf = (file: string) => new Set(headings(readFileSync(join(root, file), 'utf8')).map((h) => h.slug));
+const anchorsByFile = new Map<string, Set<string>>();
+/** A guide's heading anchors, read and slugged once however many links name it. */
+function anchorsOf(file: string): Set<string> {
+  let anchors = anchorsByFile.get(file);
+  if (anchors === undefined) {
+    anchors = new Set(headings(readFileSync(join(root, file), 'utf8')).map((h) => h.slug));
+    anchorsByFile.set(file, anchors);
+  }
+  return anchors;
+}
 const problems: string[] = [];
 let checked = 0;
 for (const file of guides) {

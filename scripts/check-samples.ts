@@ -32,8 +32,12 @@ const guides = [
 ];
 const blocks: SampleBlock[] = [];
 const problems: FenceProblem[] = [];
+/** Each guide's lines, read once: an error quotes its guide line from here. */
+const guideLines = new Map<string, string[]>();
 for (const guide of guides) {
-  const found = sampleBlocks(guide, readFileSync(join(root, guide), 'utf8'));
+  const markdown = readFileSync(join(root, guide), 'utf8');
+  guideLines.set(guide, markdown.split(/\r?\n/));
+  const found = sampleBlocks(guide, markdown);
   blocks.push(...found.blocks);
   problems.push(...found.problems);
 }
@@ -96,7 +100,7 @@ function compile(files: Map<string, SampleBlock>, sources: string): { failed: Se
     failed.add(block);
     const at = guideLine(block, line);
     const column = at === block.contextLine ? 1 : character + 1;
-    const text = readFileSync(join(root, block.guide), 'utf8').split(/\r?\n/)[at - 1] ?? '';
+    const text = guideLines.get(block.guide)?.[at - 1] ?? '';
     located.push({
       order: guides.indexOf(block.guide),
       line: at,

@@ -25,7 +25,16 @@ const DECLARATION_FILE = /\.d\.c?ts$/;
 
 const files = packListing().files.map((file) => file.path);
 const packed = new Set(files);
-const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
+const texts = new Map<string, string>();
+/** A shipped file's text, read once however many symbol links name it. */
+function read(file: string): string {
+  let text = texts.get(file);
+  if (text === undefined) {
+    text = readFileSync(path.join(root, file), 'utf8');
+    texts.set(file, text);
+  }
+  return text;
+}
 /** Whether `source` declares `name` at its top level (exported or not: the index re-exports). */
 const declares = (source: string, name: string): boolean =>
   new RegExp(

@@ -4,8 +4,8 @@
 // inline links and images `[text](target "title")`, reference definitions
 // `[name]: target`, and raw HTML's `<a href="target">` (api.md writes its links so,
 // inside `<code>`). The Markdown of TSDoc comments in declaration files is read too.
+import { outsideFences } from './docs/github-slugs.mjs';
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const CODE_SPAN = /`+[^`]*`+/g;
 const INLINE_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/;
@@ -27,18 +27,9 @@ export interface MarkdownLink {
   target: string;
 }
 
-/** Every line outside fenced blocks, with its code spans removed. */
+/** Every line outside fenced blocks (outsideFences, as the headings' scan), with its code spans removed. */
 export function proseLines(markdown: string): ProseLine[] {
-  const lines: ProseLine[] = [];
-  let fenced = false;
-  markdown.split('\n').forEach((text, index) => {
-    if (FENCE.test(text)) {
-      fenced = !fenced;
-      return;
-    }
-    if (!fenced) lines.push({ line: index + 1, prose: text.replace(CODE_SPAN, '') });
-  });
-  return lines;
+  return outsideFences(markdown).map(({ line, text }) => ({ line, prose: text.replace(CODE_SPAN, '') }));
 }
 
 /** Every link target in the prose of `markdown`. */

@@ -2,11 +2,9 @@
 //   npx tsx scripts/screenshot-reference.ts [reference dir] [output dir]
 // Defaults: docs/api (built by `npm run docs`) into .tmp/screenshots (ignored by git).
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { launchChromium, openReferencePage } from '../test/helpers/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const [reference = 'docs/api', output = '.tmp/screenshots'] = process.argv.slice(2);
 const pages = {
   index: 'index.html',
@@ -16,13 +14,11 @@ const pages = {
 };
 
 mkdirSync(output, { recursive: true });
-const browser = await chromium.launch({ executablePath: CHROMIUM });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   for (const [name, file] of Object.entries(pages)) {
-    await page.goto(pathToFileURL(resolve(reference, file)).href);
-    // The sidebar is filled in by script from navigation.js.
-    await page.locator('.site-menu nav a').first().waitFor();
+    await openReferencePage(page, reference, file);
     await page.screenshot({ path: join(output, `${name}.png`), fullPage: false });
     console.log(join(output, `${name}.png`));
   }

@@ -6,4 +6,5 @@ export declare class GithubSlugs {
   all(): string[];
 }
 export declare function headingText(markdown: string): string;
+export declare function outsideFences(markdown: string): { line: number; text: string }[];
 export declare function headings(markdown: string): { line: number; text: string; slug: string }[];

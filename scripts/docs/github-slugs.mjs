@@ -1,11 +1,14 @@
 // GitHub's heading anchors, computed the way it renders Markdown: shared by the
 // guides' anchor check (check-anchors.ts) and the typedoc plugin, so a link
 // like `docs/x.md#some-heading` lands on the same heading on GitHub and in the
-// built reference. Plain JavaScript because typedoc loads plugins with
-// `import()`, without a TypeScript loader, on Node 20.
+// built reference; and the one scan of fenced code blocks (outsideFences), which
+// the link checks' markdown-links.ts reads prose with. Plain JavaScript because
+// typedoc loads plugins with `import()`, without a TypeScript loader, on Node 20.
 
 // GitHub keeps letters, marks, digits, `_`, `-` and spaces, and drops the rest.
 const DROPPED = /[^\p{L}\p{M}\p{N}\p{Pc} -]/gu;
+/** A fence's marker: three or more backticks or tildes, indented at most three spaces. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * One heading's anchor, before duplicates are numbered.
@@ -72,6 +75,27 @@ export function headingText(markdown) {
 }
 
 /**
+ * The lines of a Markdown file outside its fenced code blocks, fences left out.
+ * A block closes only on a marker of the character that opened it, at least as
+ * long (CommonMark's rule), so a ```` block can show a ``` fence.
+ * @param {string} markdown
+ * @returns {{ line: number, text: string }[]} each line with its 1-based number
+ */
+export function outsideFences(markdown) {
+  const lines = [];
+  let fence;
+  markdown.split('\n').forEach((text, index) => {
+    const marker = FENCE.exec(text)?.[1];
+    if (marker && (fence === undefined || marker.startsWith(fence))) {
+      fence = fence === undefined ? marker : undefined;
+      return;
+    }
+    if (fence === undefined) lines.push({ line: index + 1, text });
+  });
+  return lines;
+}
+
+/**
  * The ATX headings of a Markdown file (fenced code blocks skipped), with their
  * GitHub anchors.
  * @param {string} markdown
@@ -80,17 +104,11 @@ export function headingText(markdown) {
 export function headings(markdown) {
   const slugs = new GithubSlugs();
   const found = [];
-  let fence;
-  markdown.split('\n').forEach((line, index) => {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === undefined || marker.startsWith(fence))) {
-      fence = fence === undefined ? marker : undefined;
-      return;
-    }
-    const heading = fence === undefined && /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
-    if (!heading) return;
+  for (const { line, text: source } of outsideFences(markdown)) {
+    const heading = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(source);
+    if (!heading) continue;
     const text = headingText(heading[1]);
-    found.push({ line: index + 1, text, slug: slugs.next(text) });
-  });
+    found.push({ line, text, slug: slugs.next(text) });
+  }
   return found;
 }

@@ -6,28 +6,21 @@
  * webhook receiver agree; with JavaScript on (the page updates in place) and
  * off (plain form, 303, the page again).
  */
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { parseEvent, type Client, type CreatedCharge, type LunasEvent } from 'lunas-sdk';
 import type { Sandbox } from 'lunas-sdk/testing';
 import { start } from '../e2e/helpers.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { listenForTest } from '../helpers/recorders.js';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-
-const NO_CHROMIUM =
-  `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set CHROMIUM to a Chromium binary. ` +
-  'This test never downloads a browser.';
-
-/** Tests given one headless Chromium per file; without the binary each test fails with NO_CHROMIUM, none is skipped. */
+/** Tests given one headless Chromium per file; without the binary each test fails naming the install, none is skipped. */
 const it = test.extend<{ browser: Browser }>({
   browser: [
     // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
     async ({}, use) => {
-      if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
-      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+      const browser = await launchChromium();
       await use(browser);
       await browser.close();
     },

@@ -5,23 +5,18 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openReferencePage } from '../helpers/chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REFERENCE = join(ROOT, 'docs/api');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let browser: Browser;
 let page: Page;
 
-/** Opens a page of the reference once its sidebar, filled in by script, is there. */
-async function open(file: string): Promise<void> {
-  await page.goto(pathToFileURL(join(REFERENCE, file)).href);
-  await page.locator('.site-menu nav a').first().waitFor();
-}
+const open = (file: string): Promise<void> => openReferencePage(page, REFERENCE, file);
 
 /**
  * The group headings on the open page (a member group, an index section, a
@@ -45,15 +40,10 @@ async function emptyGroupHeadings(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set CHROMIUM to its path`,
-    );
-  }
+  browser = await launchChromium(); // first: a missing binary fails before the reference is built
   if (!existsSync(join(REFERENCE, 'index.html'))) {
     await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc')], { cwd: ROOT });
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM });
   page = await browser.newPage();
 }, 120_000);
 
