@@ -10,8 +10,8 @@ const MASK = '[REDACTED]';
 const CUT = '…';
 /**
  * The fewest of the key's first characters a cut quote must show to be masked:
- * fewer are no key (`sk_live_` is every key's), and a cut text that merely ends
- * as the key begins keeps its words.
+ * fewer are no key (the prefix keys share is no secret), and a cut text that
+ * merely ends as the key begins keeps its words.
  */
 const MIN_CUT_PREFIX = 8;
 
