@@ -30,8 +30,8 @@
 // response issue saying "missing" or the kind that came, 130 B).
 // Issue 19's reference: 30,480 B (+56 B: `new Charges()` refused by name, since the
 // published declarations leave internal constructors out and it would compile).
-// Closing issues 16-19: 30,989 B (+502 B: the key masked where a refusal quotes a name or
-// value the caller gave, 259 B, and where that quote was cut short, 122 B; the walk's order
+// Closing issues 16-19: 30,987 B (+500 B: the key masked where a refusal quotes a name or
+// value the caller gave, 259 B, and where that quote was cut short, 120 B; the walk's order
 // warning saying whether an item can be a repeat, 68 B; what inspect prints of a since()
 // walk, 54 B; an ArrayBuffer from any realm and since()'s wording, 45 B; Client and Page no
 // longer naming themselves, so stack frames keep their names, -46 B).
