@@ -4,7 +4,7 @@
  * An event carries no signature, so it is only a hint: `client.webhooks.confirm`
  * parses it and reads the charge it names back from the API; the handler acts
  * on that charge, and answers 2xx only once it has done so. When the charge
- * cannot be read, it answers 503, so the event is not marked as handled.
+ * cannot be read within 5 s, it answers 503, so the event is not marked as handled.
  * Run: LUNAS_API_KEY=... LUNAS_BASE_URL=... npx tsx examples/webhook-handler.ts
  * Then point your webhook at the printed URL. Set EXIT_AFTER_EVENTS=n to stop after n events.
  */
@@ -32,8 +32,11 @@ async function handle(request: IncomingMessage): Promise<number> {
   for await (const chunk of request) chunks.push(chunk as Buffer);
 
   try {
-    // Trust the charge the API reports, not the one in the event.
-    const { event, charge } = await client.webhooks.confirm(Buffer.concat(chunks));
+    // Trust the charge the API reports, not the one in the event. The deadline is shorter than
+    // the sender's wait (the sandbox's is 10 s), so a slow API still gets an answer (503) sent.
+    const { event, charge } = await client.webhooks.confirm(Buffer.concat(chunks), {
+      signal: AbortSignal.timeout(5_000),
+    });
     if (charge === undefined) {
       console.log(`${event.type}: ignored`);
       return 204;

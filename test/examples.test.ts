@@ -122,6 +122,18 @@ describe('examples', () => {
     expect(handler.err()).toMatch(new RegExp(`could not confirm the event: .*${charge.id}`));
     expect(handler.out()).not.toContain('fulfilled the order');
   });
+
+  test('webhook-handler.ts answers 503 before the sender gives up when the API does not answer', async () => {
+    // The sandbox gives up on an attempt after 10 s; the client's defaults would wait 3 x 30 s.
+    const handler = await startWebhookHandler({ webhookRetryDelaysMs: [] });
+    sandbox!.inject({ method: 'GET', kind: 'hang', times: Infinity });
+    const charge = await handler.client.charges.create({ payment_method: 'qris', amount: 5000 });
+    await sandbox!.payCharge(charge.id);
+    expect(await handler.exited).toBe(0);
+    await sandbox!.webhooksSettled();
+    expect(sandbox!.deliveries.map(({ attempts }) => attempts.map(({ status }) => status))).toEqual([[503], [503]]);
+    expect(handler.err()).toContain('could not confirm the event: APIUserAbortError');
+  });
 });
 
 /** Starts examples/webhook-handler.ts as the webhook receiver of a new sandbox; it exits after two events. */
