@@ -8,7 +8,8 @@
 // typedoc's own validation (typedoc.json) fails on a broken link or #anchor.
 // Plain JavaScript: typedoc loads plugins with `import()`, on Node 20 too.
 import { Application, Converter, KindRouter, ReflectionKind, Slugger } from 'typedoc';
-import { githubSlug, headings } from './github-slugs.mjs';
+import { slug as githubSlug } from 'github-slugger';
+import { headings } from './github-slugs.mjs';
 
 /** typedoc's slugger with GitHub's rule for a heading's text. */
 class GithubSlugger extends Slugger {
