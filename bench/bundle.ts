@@ -1,4 +1,4 @@
-// Measurement 7, also used by scripts/check-size.ts: what `import { Client }
+// Measurement 7, bundled as `npm run size` (.size-limit.js) bundles it: what `import { Client }
 // from 'lunas-sdk'` adds to a merchant's bundle, minified and gzipped.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

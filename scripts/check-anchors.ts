@@ -3,7 +3,8 @@
 // (scripts/docs/github-slugs.mjs), which the built reference uses too (the
 // typedoc plugin in scripts/docs/typedoc-plugin.mjs). Fails on a link to a file
 // that does not exist, an `#anchor` its target has no heading for, and a bare
-// `name.md` that a Markdown renderer would turn into a web address.
+// `name.md` that a Markdown renderer would turn into a web address. (remark-validate-links
+// reads the Markdown links, but neither raw-HTML hrefs nor bare file names.)
 // Run: npx tsx scripts/check-anchors.ts
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

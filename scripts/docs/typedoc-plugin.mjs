@@ -1,11 +1,15 @@
-// lunas's typedoc plugin (typedoc.json `plugin`). Two jobs, both so the built
+// lunas's typedoc plugin (typedoc.json `plugin`). Its jobs, so the built
 // reference reads like the guides on the repository host:
 // - each guide is named in the sidebar by its `# Title`, not its file name;
 // - a heading's anchor is GitHub's slug of its whole text, so `x.md#anchor`
-//   links written for GitHub land on the same heading in the reference.
+//   links written for GitHub land on the same heading in the reference;
+// - only a URL with its scheme becomes a link, as on GitHub: markdown-it's
+//   linkify otherwise made a bare `CHANGELOG.md` into http://CHANGELOG.md.
+// typedoc's own validation (typedoc.json) fails on a broken link or #anchor.
 // Plain JavaScript: typedoc loads plugins with `import()`, on Node 20 too.
 import { Application, Converter, KindRouter, ReflectionKind, Slugger } from 'typedoc';
-import { githubSlug, headings } from './github-slugs.mjs';
+import { slug as githubSlug } from 'github-slugger';
+import { headings } from './github-slugs.mjs';
 
 /** typedoc's slugger with GitHub's rule for a heading's text. */
 class GithubSlugger extends Slugger {
@@ -149,6 +153,8 @@ export function load(app) {
     const loader = app.options.getValue('markdownItLoader');
     app.options.setValue('markdownItLoader', (markdown) => {
       loader(markdown);
+      // linkify takes any two-letter ending for a country's domain: `x.md`, `x.ts` and `x.js` became web addresses.
+      markdown.linkify.set({ fuzzyLink: false });
       codeSpansInHeadingText(markdown);
     });
   });
