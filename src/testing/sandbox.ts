@@ -238,7 +238,8 @@ export interface Sandbox {
    * process: requests not yet answered reject with a `TypeError`, as a cut
    * connection does). Safe to call twice. Pending webhook deliveries become
    * `abandoned` (an attempt in flight is aborted, no retry comes) and held
-   * events are dropped. The helpers then throw a {@link SandboxError}.
+   * events are dropped. The expiry timer is cleared: nothing of the sandbox
+   * keeps the process alive. The helpers then throw a {@link SandboxError}.
    */
   close(): Promise<void>;
 }
