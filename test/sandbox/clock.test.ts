@@ -145,6 +145,21 @@ describe.each(ENTRIES)('%s: time that moves', (_entry, open) => {
   });
 });
 
+describe('createSandbox: time that moves', () => {
+  it("moves with vitest's default fake timers, the timer re-armed for each next expiry", async () => {
+    vi.useFakeTimers({ now: T0 });
+    const box = inProcessSandbox();
+    const first = await chargeExpiringAt(box, at(5));
+    const second = await chargeExpiringAt(box, at(20));
+    await vi.advanceTimersByTimeAsync(10 * MINUTE);
+    expect(failedIds(box)).toEqual([first]);
+    await box.advanceClock(10 * MINUTE); // 10:10 on the fake clock, 10:20 for the sandbox
+    expect(failedIds(box)).toEqual([first, second]);
+    expect(box.events.at(-1)?.created_at).toBe(at(20));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
 describe('the expiry timer', () => {
   it('keeps no process alive: a sandbox left open with a charge pending for 15 minutes lets node exit', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'lunas-expiry-'));
