@@ -17,13 +17,13 @@ import type { RedeliverOptions } from './delivery-types.js';
 import { VERSION } from '../version.js';
 
 /** Where the control surface lives on the sandbox's port. */
-export const CONTROL_PREFIX = '/_sandbox/';
+const CONTROL_PREFIX = '/_sandbox/';
 
 /** The header every control answer carries: the lunas-sdk version that served it. */
 const VERSION_HEADER = 'lunas-sandbox-version';
 
 /** A request's JSON object body, or the reply refusing it (the service's own reader). */
-export type ReadJsonObject = () => { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
+type ReadJsonObject = () => { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
 
 type ControlHandler = (controls: SandboxControls, params: PathParams, readBody: ReadJsonObject) => Reply;
 
