@@ -56,6 +56,11 @@ export declare const orders: {
   statusOf(chargeId: string): Promise<string>;
   fulfilmentsOf(chargeId: string): Promise<number>;
 };
+/** The shop's stock, which its checkout reserves and its webhook handler releases. */
+export declare const stock: {
+  reserve(chargeId: string, sku: string, quantity: number): Promise<void>;
+  available(sku: string): Promise<number>;
+};
 /** A Worker's checkout handler, given the Client it should use. */
 export declare function handleCheckout(request: Request, client: Client): Promise<Response>;
 export declare const log: { info(fields: object, message?: string): void; debug(message: string): void };

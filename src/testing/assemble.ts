@@ -4,6 +4,8 @@
  * apart. A new part (a store, a helper) goes here, and both get it.
  */
 import { ChargeBook } from './charges.js';
+import { ExpiryTimer, SandboxClock } from './clock.js';
+import { sandboxControls } from './controls.js';
 import { WebhookDeliveries } from './deliveries.js';
 import { closedError } from './errors.js';
 import { EventLog } from './events.js';
@@ -31,7 +33,9 @@ interface AssembledSandbox {
 
 /** Builds one sandbox's state and gateway from checked settings. */
 export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
-  const { apiKey, now } = settings;
+  const { apiKey } = settings;
+  const clock = new SandboxClock(settings.now);
+  const { now } = clock;
   const ids = new IdSource();
   const webhooks = new WebhookDeliveries({
     url: settings.webhookUrl,
@@ -40,14 +44,20 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
     onAttempt: settings.onWebhookAttempt,
   });
   const events = new EventLog(now, ids, (event) => webhooks.send(event));
-  const charges = new ChargeBook(now, ids, events);
+  const expiryTimer = new ExpiryTimer(clock, () => {
+    charges.sweep();
+    expiryTimer.arm(charges.nextExpiry);
+  });
+  const charges = new ChargeBook(now, ids, events, (at) => expiryTimer.arm(at));
   const ledger = new Ledger(settings.accounts, settings.account, now, ids);
+  const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger });
   const faults = new FaultQueue();
   const requests: RecordedRequest[] = [];
   const state = {
     baseUrl: '',
     ledger,
     charges,
+    controls,
     // Mutable: addPayouts puts new ones at its head.
     payouts: structuredClone([...settings.payouts]),
     paymentMethods: structuredClone(settings.paymentMethods),
@@ -65,9 +75,12 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
     return {
       url,
       apiKey,
-      balance: (accountId) => whileOpen('balance', () => ledger.balance(accountId)),
-      payCharge: async (id) => whileOpen('payCharge', () => charges.settle(id, 'success')),
-      failCharge: async (id) => whileOpen('failCharge', () => charges.settle(id, 'failed')),
+      balance: (accountId) => whileOpen('balance', () => controls.balance(accountId)),
+      payCharge: async (id) => whileOpen('payCharge', () => controls.payCharge(id)),
+      failCharge: async (id) => whileOpen('failCharge', () => controls.failCharge(id)),
+      expireCharge: async (id) => whileOpen('expireCharge', () => controls.expireCharge(id)),
+      advanceClock: async (ms) => whileOpen('advanceClock', () => controls.advanceClock(ms)),
+      charges: () => whileOpen('charges', () => controls.charges()),
       seedCharges(count, template = {}) {
         whileOpen('seedCharges', () => {
           if (!(Number.isSafeInteger(count) && count >= 0)) throw new TypeError('count must be a non-negative integer');
@@ -83,7 +96,7 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
         });
       },
       get events() {
-        return events.all.slice();
+        return controls.events();
       },
       get requests() {
         return requests.slice();
@@ -92,17 +105,18 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
         return webhooks.failedAttempts;
       },
       get deliveries() {
-        return webhooks.all;
+        return controls.deliveries();
       },
-      redeliver: (eventId, options) => whileOpen('redeliver', () => webhooks.redeliver(eventId, options)),
+      redeliver: (eventId, options) => whileOpen('redeliver', () => controls.redeliver(eventId, options)),
       holdWebhooks: () => whileOpen('holdWebhooks', () => webhooks.hold()),
       releaseWebhooks: (options) => whileOpen('releaseWebhooks', () => webhooks.release(options)),
       webhooksSettled: () => webhooks.settled(),
-      transfers: () => whileOpen('transfers', () => ledger.all()),
+      transfers: () => whileOpen('transfers', () => controls.transfers()),
       inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
       clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
       async close() {
         closed = true;
+        expiryTimer.stop();
         webhooks.close();
         gateway.close();
         await stopTransport();

@@ -4,7 +4,7 @@ import { newVirtualAccountNumber, type IdSource } from './ids.js';
 import { formatCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { ChargeInput } from './rules.js';
-import type { ChargeRecord, ChargeStatus, PaymentMethodType } from './types.js';
+import type { ChargeRecord, ChargeStatus, PaymentMethodType, SandboxEventType } from './types.js';
 
 /** 0.7 % of a QRIS amount, rounded half up to the cent. */
 const qrisFee = (amount: bigint): bigint => (amount * 7n + 500n) / 1000n;
@@ -28,30 +28,55 @@ interface StoredCharge {
   readonly input: ChargeInput;
   readonly fee: bigint;
   readonly virtualAccount: { account_name: string; account_number: string } | null;
-  readonly expiresAt: Date;
+  /** Moved to the time of `expire()` when a charge is expired before it. */
+  expiresAt: Date;
   readonly createdAt: Date;
   status: ChargeStatus;
   paidAt: Date | null;
   updatedAt: Date;
 }
 
-/** Charges ordered by creation time, with their lifecycle and events. */
+/**
+ * Charges ordered by creation time, with their lifecycle and events.
+ *
+ * Expiry is one sweep, {@link ChargeBook.sweep}: every pending charge at or
+ * past its `expires_at` fails, in the order of their expiry, each recording
+ * its event at that time. The sandbox's timer, `advanceClock` and every read
+ * or change of a charge run it first, so an event is recorded once and the
+ * log stays in time order whoever noticed the time.
+ */
 export class ChargeBook {
   /** Oldest first by `created_at`, the order lists serve in reverse. */
   readonly #byCreation: StoredCharge[] = [];
   readonly #byId = new Map<string, StoredCharge>();
+  /** The pending charges, soonest `expires_at` first (equal ones in creation order). */
+  readonly #pending: StoredCharge[] = [];
   readonly #now: () => Date;
   readonly #ids: IdSource;
   readonly #events: EventLog;
+  readonly #onNextExpiry: (at: Date | undefined) => void;
 
-  constructor(now: () => Date, ids: IdSource, events: EventLog) {
+  /** `onNextExpiry` hears of each change of the earliest pending expiry (`undefined`: none pending). */
+  constructor(
+    now: () => Date,
+    ids: IdSource,
+    events: EventLog,
+    onNextExpiry: (at: Date | undefined) => void = () => {},
+  ) {
     this.#now = now;
     this.#ids = ids;
     this.#events = events;
+    this.#onNextExpiry = onNextExpiry;
+  }
+
+  /** When the earliest pending charge expires; `undefined` when none is pending. */
+  get nextExpiry(): Date | undefined {
+    return this.#pending[0]?.expiresAt;
   }
 
   /** Stores a validated charge and records `payment_charge.created`. */
   create(input: ChargeInput): ChargeRecord {
+    this.sweep();
     const record = toRecord(this.#store(input));
     this.#events.record('payment_charge.created', record);
     return record;
@@ -84,44 +109,92 @@ export class ChargeBook {
     };
     insertByCreation(this.#byCreation, charge, (stored) => stored.createdAt.getTime());
     this.#byId.set(charge.id, charge);
+    this.#changingNextExpiry(() => insertByCreation(this.#pending, charge, (stored) => stored.expiresAt.getTime()));
     return charge;
   }
 
   /** A charge as retrieve serves it, or `undefined` when there is none. */
   retrieve(id: string): ChargeRecord | undefined {
+    this.sweep();
     const charge = this.#byId.get(id);
-    return charge && toRecord(this.#expireIfDue(charge));
+    return charge && toRecord(charge);
   }
 
   page(request: PageRequest): Page<ChargeRecord> {
-    return newestFirstPage(this.#byCreation, request, (charge) => toRecord(this.#expireIfDue(charge)));
+    this.sweep();
+    return newestFirstPage(this.#byCreation, request, toRecord);
+  }
+
+  /** Every charge, oldest first. */
+  all(): ChargeRecord[] {
+    this.sweep();
+    return this.#byCreation.map(toRecord);
   }
 
   /** Moves a pending charge to `success` or `failed`; throws when it cannot. */
   settle(id: string, outcome: 'success' | 'failed'): ChargeRecord {
-    const charge = this.#byId.get(id);
-    if (!charge) throw new SandboxError(`No charge with id ${JSON.stringify(id)}`);
-    this.#expireIfDue(charge);
-    if (charge.status !== 'pending') {
-      throw new SandboxError(`Charge ${id} is ${charge.status}, not pending: only a pending charge can be settled`);
-    }
+    const charge = this.#pendingCharge(id, 'be settled');
     const at = this.#now();
     charge.status = outcome;
     charge.updatedAt = at;
     if (outcome === 'success') charge.paidAt = at;
+    return this.#recordEnd(charge, outcome === 'success' ? 'payment_charge.succeeded' : 'payment_charge.failed', at);
+  }
+
+  /** Expires a pending charge now: `failed`, with `expires_at` and `updated_at` the sandbox's time. */
+  expire(id: string): ChargeRecord {
+    const charge = this.#pendingCharge(id, 'expire');
+    const at = this.#now();
+    charge.status = 'failed';
+    charge.expiresAt = at;
+    charge.updatedAt = at;
+    return this.#recordEnd(charge, 'payment_charge.failed', at);
+  }
+
+  /**
+   * Fails every pending charge at or past its `expires_at`, soonest first,
+   * each event recorded at its charge's expiry (its creation, when it was
+   * created already expired).
+   */
+  sweep(): void {
+    const now = this.#now().getTime();
+    const head = this.#pending[0];
+    if (head === undefined || head.expiresAt.getTime() > now) return;
+    this.#changingNextExpiry(() => {
+      for (let charge = this.#pending[0]; charge && charge.expiresAt.getTime() <= now; charge = this.#pending[0]) {
+        this.#pending.shift();
+        charge.status = 'failed';
+        charge.updatedAt = charge.expiresAt > charge.createdAt ? charge.expiresAt : charge.createdAt;
+        this.#events.record('payment_charge.failed', toRecord(charge), charge.updatedAt);
+      }
+    });
+  }
+
+  /** The charge `id` once due expiries are swept, refused unless it is pending. */
+  #pendingCharge(id: string, action: string): StoredCharge {
+    this.sweep();
+    const charge = this.#byId.get(id);
+    if (!charge) throw new SandboxError(`No charge with id ${JSON.stringify(id)}`);
+    if (charge.status !== 'pending') {
+      throw new SandboxError(`Charge ${id} is ${charge.status}, not pending: only a pending charge can ${action}`);
+    }
+    return charge;
+  }
+
+  /** A charge leaving `pending`: out of the expiry queue, its event recorded at `at`. */
+  #recordEnd(charge: StoredCharge, type: SandboxEventType, at: Date): ChargeRecord {
+    this.#changingNextExpiry(() => this.#pending.splice(this.#pending.indexOf(charge), 1));
     const record = toRecord(charge);
-    this.#events.record(outcome === 'success' ? 'payment_charge.succeeded' : 'payment_charge.failed', record);
+    this.#events.record(type, record, at);
     return record;
   }
 
-  /** An unpaid charge past its expiry reads as failed; the first such read records the event. */
-  #expireIfDue(charge: StoredCharge): StoredCharge {
-    if (charge.status === 'pending' && this.#now().getTime() >= charge.expiresAt.getTime()) {
-      charge.status = 'failed';
-      charge.updatedAt = charge.expiresAt > charge.createdAt ? charge.expiresAt : charge.createdAt;
-      this.#events.record('payment_charge.failed', toRecord(charge));
-    }
-    return charge;
+  /** Runs `change` to the pending queue, telling the listener when the earliest expiry moved. */
+  #changingNextExpiry(change: () => void): void {
+    const before = this.nextExpiry;
+    change();
+    const after = this.nextExpiry;
+    if (before !== after) this.#onNextExpiry(after);
   }
 }
 

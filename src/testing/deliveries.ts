@@ -135,6 +135,7 @@ export class WebhookDeliveries {
   #start(events: readonly SandboxEvent[], redelivery: boolean, concurrently: boolean): void {
     const runs = events.map((event) => {
       const record: WebhookDelivery = {
+        event,
         eventId: event.id,
         eventType: event.type,
         redelivery,

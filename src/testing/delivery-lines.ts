@@ -28,7 +28,10 @@ export function deliveryLines(delivery: WebhookDelivery): string[] {
 }
 
 function outcome(attempt: WebhookAttempt): string {
-  return attempt.status === null ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status}`;
+  if (attempt.status === null) return attempt.error ?? 'no answer';
+  if (attempt.location === undefined) return `HTTP ${attempt.status}`;
+  // The receiver wrote it: escaped, so no control character reaches the terminal.
+  return `HTTP ${attempt.status} to ${JSON.stringify(attempt.location).slice(1, -1)}`;
 }
 
 /** `250 ms`, `1 s`, `2 min`: the schedule's delays as a person reads them. */

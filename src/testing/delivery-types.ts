@@ -1,5 +1,5 @@
 /** The public shapes of webhook deliveries: what `sandbox.deliveries` holds and what its helpers take. */
-import type { SandboxEventType } from './types.js';
+import type { SandboxEvent, SandboxEventType } from './types.js';
 
 /**
  * Where a delivery stands:
@@ -24,6 +24,12 @@ export interface WebhookAttempt {
   error: string | null;
   /** Whether the answer was a 2xx: anything else is a failed attempt, retried on the schedule. */
   ok: boolean;
+  /**
+   * A redirect's (3xx) `Location` header, as the receiver sent it; absent
+   * otherwise. The sandbox does not follow redirects: a webhook URL must
+   * answer itself, so a redirect is a failed attempt.
+   */
+  location?: string;
 }
 
 /**
@@ -40,9 +46,14 @@ export interface WebhookAttempt {
  * @category Testing
  */
 export interface WebhookDelivery {
-  /** The event delivered, `evt_…`: its `id`, also sent as the `lunas-event-id` header. */
+  /**
+   * The event delivered, exactly as it is sent: find a charge's deliveries
+   * with `deliveries.filter((d) => d.event.data.id === charge.id)`.
+   */
+  event: SandboxEvent;
+  /** The event's id, `evt_…` (`event.id`), also sent as the `lunas-event-id` header. */
   eventId: string;
-  /** The event's type. */
+  /** The event's type (`event.type`). */
   eventType: SandboxEventType;
   /** `true` for a delivery made by {@link Sandbox.redeliver}, `false` for the event's own first delivery. */
   redelivery: boolean;

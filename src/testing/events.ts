@@ -14,8 +14,9 @@ export class EventLog {
     this.#deliver = deliver;
   }
 
-  record(type: SandboxEventType, data: ChargeRecord): SandboxEvent {
-    const event: SandboxEvent = { id: this.#ids.next('evt_'), type, created_at: this.#now().toISOString(), data };
+  /** Records an event that happened `at` (default: now), and hands it to delivery. */
+  record(type: SandboxEventType, data: ChargeRecord, at: Date = this.#now()): SandboxEvent {
+    const event: SandboxEvent = { id: this.#ids.next('evt_'), type, created_at: at.toISOString(), data };
     this.all.push(event);
     this.#deliver(event);
     return event;

@@ -4,6 +4,7 @@
  * of a real service would, and the rest goes to the service. The two transports
  * (node:http in `server.ts`, `fetch` in `in-process.ts`) only translate.
  */
+import { isControlPath } from './control-routes.js';
 import { errorEnvelope } from './envelopes.js';
 import type { Fault, FaultQueue } from './faults.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
@@ -106,9 +107,13 @@ export class Gateway {
     const { path, query } = splitTarget(request.target);
     const idempotencyKey = request.idempotencyKey || undefined;
     const authorized = this.#isAuthorized(request.authorization);
-    requests.push({ method, path, query, ...(idempotencyKey ? { idempotencyKey } : {}), authorized, at: new Date() });
+    // The control surface is the sandbox's own channel: not the service's traffic, so neither recorded nor faulted.
+    const control = isControlPath(path);
+    if (!control) {
+      requests.push({ method, path, query, ...(idempotencyKey ? { idempotencyKey } : {}), authorized, at: new Date() });
+    }
 
-    const fault = faults.take(method, path);
+    const fault = control ? undefined : faults.take(method, path);
     if (fault && this.#answeredByFault(fault, connection, requestId)) return;
 
     let body: Uint8Array | 'too-large';

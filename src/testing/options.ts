@@ -69,14 +69,22 @@ export interface SandboxOptions {
    */
   onWebhookAttempt?: WebhookAttemptListener;
   /**
-   * The clock for every timestamp and for charge expiry. Default `() => new Date()`.
+   * Your clock, for every timestamp and for charge expiry. Default: the real
+   * clock, on which a pending charge expires by itself at its `expires_at`
+   * (a timer wakes the sandbox). With your clock, time moves only when you
+   * move it: {@link Sandbox.advanceClock} adds to what `now()` returns (the
+   * sandbox's time is `now()` plus every advance so far) and expires what
+   * falls due; moving your own clock expires charges at the next read or
+   * change of a charge (a request, a helper).
    *
    * @example
    * ```ts
    * let now = new Date('2025-01-01T00:00:00Z');
    * const sandbox = await startSandbox({ now: () => now });
-   * // ... create a qris charge, then:
-   * now = new Date(now.getTime() + 16 * 60_000); // past its 15-minute expiry
+   * // ... create a qris charge, then either:
+   * await sandbox.advanceClock(16 * 60_000); // past its 15-minute expiry: payment_charge.failed is sent
+   * // or move your clock, and read the charge:
+   * now = new Date(now.getTime() + 16 * 60_000);
    * ```
    */
   now?: () => Date;
@@ -181,7 +189,8 @@ export interface SandboxSettings {
   webhookRetryDelaysMs: readonly number[];
   webhookTimeoutMs: number;
   onWebhookAttempt: WebhookAttemptListener | undefined;
-  now: () => Date;
+  /** The caller's clock; `undefined` for the real one, which alone moves by itself (expiry timers). */
+  now: (() => Date) | undefined;
 }
 
 /**
@@ -217,6 +226,6 @@ export function readOptions(given: SandboxOptions | undefined, serving: Serving 
     webhookRetryDelaysMs: [...(options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS)],
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     onWebhookAttempt: options.onWebhookAttempt,
-    now: options.now ?? (() => new Date()),
+    now: options.now,
   };
 }

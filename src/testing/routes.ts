@@ -10,6 +10,8 @@
  * them inside this file.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
+import { isControlPath, serveControl } from './control-routes.js';
+import type { SandboxControls } from './controls.js';
 import { successEnvelope } from './envelopes.js';
 import { errorReply, failReply, type Reply } from './http.js';
 import type { Ledger } from './ledger.js';
@@ -35,6 +37,8 @@ export interface ServiceState {
   baseUrl: string;
   ledger: Ledger;
   charges: ChargeBook;
+  /** What the control surface (`/_sandbox/…`) acts through: the handle's helpers. */
+  controls: SandboxControls;
   payouts: readonly Record<string, unknown>[];
   paymentMethods: readonly Record<string, unknown>[];
 }
@@ -135,6 +139,9 @@ export function serve(request: ServiceRequest, state: ServiceState): Reply {
   const page = servePaymentPage(request, state.charges);
   if (page) return page;
   if (!request.authorized) return errorReply(401, 'Invalid or missing API key');
+  if (isControlPath(request.path)) {
+    return serveControl(request.method, request.path, state.controls, () => jsonObject(request));
+  }
   const route = ROUTES.match(request.method, request.path);
   switch (route.kind) {
     case 'found':

@@ -7,8 +7,9 @@ import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, Tra
  * A running sandbox, returned by {@link startSandbox} (and, with `fetch`, by
  * {@link createSandbox}). After {@link Sandbox.close},
  * every helper that reads or changes its state (`balance`, `payCharge`,
- * `failCharge`, `seedCharges`, `addPayouts`, `transfers`, `inject`, `clearFaults`,
- * `redeliver`, `holdWebhooks`, `releaseWebhooks`) throws a
+ * `failCharge`, `expireCharge`, `advanceClock`, `seedCharges`, `addPayouts`,
+ * `charges`, `transfers`, `inject`, `clearFaults`, `redeliver`,
+ * `holdWebhooks`, `releaseWebhooks`) throws (or rejects with) a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `deliveries`, `webhookFailures`) stay readable for assertions, and
  * `webhooksSettled()` resolves at once.
@@ -55,6 +56,44 @@ export interface Sandbox {
    */
   failCharge(id: string): Promise<ChargeRecord>;
   /**
+   * Expires a pending charge now, as its `expires_at` coming would: it
+   * becomes `failed`, its `expires_at` and `updated_at` become the sandbox's
+   * time, and `payment_charge.failed` is recorded and delivered. Charges
+   * already due expire first, in time order. Rejects with a
+   * {@link SandboxError} for an unknown id, and for a charge that is not
+   * pending (naming its status).
+   *
+   * @throws {@link SandboxError} when the charge does not exist or is not pending, or {@link SandboxError} once the sandbox is closed.
+   *
+   * @example
+   * ```ts
+   * const expired = await sandbox.expireCharge(charge.id);
+   * expired.status; // 'failed'
+   * ```
+   */
+  expireCharge(id: string): Promise<ChargeRecord>;
+  /**
+   * Moves the sandbox's clock forward by `ms` (the `now` option's time, or
+   * the real clock's, plus every advance so far), then expires every pending
+   * charge that fell due, in the order of their `expires_at`: each becomes
+   * `failed` and its `payment_charge.failed` event is recorded (with
+   * `created_at` its expiry) and handed to delivery before this resolves.
+   * Resolves with those events, oldest first. The webhook retry schedule
+   * keeps to real timers (fake timers move it); {@link Sandbox.webhooksSettled}
+   * waits for the deliveries.
+   *
+   * @throws `TypeError` unless `ms` is a non-negative integer (or when it would pass the last `Date`).
+   * @throws {@link SandboxError} once the sandbox is closed.
+   *
+   * @example
+   * ```ts
+   * const charge = await client.charges.create({ payment_method: 'qris', amount: 10000 });
+   * const [failed] = await sandbox.advanceClock(15 * 60_000); // qris charges expire after 15 minutes
+   * failed?.data.id === charge.id; // true
+   * ```
+   */
+  advanceClock(ms: number): Promise<readonly SandboxEvent[]>;
+  /**
    * Creates `count` charges at once, for pagination tests, without events.
    * The template is merged over `{ payment_method: 'qris', amount: 10000 }` and
    * validated by the same rules as `POST /v1/payments/charges`; an invalid
@@ -98,6 +137,11 @@ export interface Sandbox {
    * Every webhook delivery so far, oldest first (copies): the event, each
    * attempt's start, status or error and duration, and the delivery's state.
    * Empty without {@link SandboxOptions.webhookUrl}.
+   *
+   * @example
+   * ```ts
+   * const mine = sandbox.deliveries.filter((delivery) => delivery.event.data.id === charge.id);
+   * ```
    */
   readonly deliveries: readonly WebhookDelivery[];
   /**
@@ -156,6 +200,13 @@ export interface Sandbox {
    */
   webhooksSettled(): Promise<void>;
   /**
+   * Every charge, oldest first, as retrieve serves it (due expiries swept
+   * first), seeded ones included.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   */
+  charges(): readonly ChargeRecord[];
+  /**
    * Every stored transfer, oldest first, in wire shape.
    *
    * @throws {@link SandboxError} once the sandbox is closed.
@@ -187,7 +238,8 @@ export interface Sandbox {
    * process: requests not yet answered reject with a `TypeError`, as a cut
    * connection does). Safe to call twice. Pending webhook deliveries become
    * `abandoned` (an attempt in flight is aborted, no retry comes) and held
-   * events are dropped. The helpers then throw a {@link SandboxError}.
+   * events are dropped. The expiry timer is cleared: nothing of the sandbox
+   * keeps the process alive. The helpers then throw a {@link SandboxError}.
    */
   close(): Promise<void>;
 }

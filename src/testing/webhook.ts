@@ -5,8 +5,8 @@
  */
 import type { SandboxEvent } from './types.js';
 
-/** What an attempt came to: an answer's status, or why there was none. */
-export type AttemptOutcome = { status: number; error: null } | { status: null; error: string };
+/** What an attempt came to: an answer's status (and a redirect's `Location`), or why there was none. */
+export type AttemptOutcome = { status: number; error: null; location?: string } | { status: null; error: string };
 
 /**
  * POSTs `event` to `url` as JSON with its id in `lunas-event-id`. Resolves
@@ -37,7 +37,9 @@ export async function attemptDelivery(
     });
     // The answer's body means nothing to the sender; cancelling it frees the connection.
     await response.body?.cancel().catch(() => {});
-    return { status: response.status, error: null };
+    // A redirect is not followed (the receiver must answer itself), so where it pointed is worth keeping.
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    return { status: response.status, error: null, ...(location === null ? {} : { location }) };
   } catch (error) {
     if (abandon.aborted) return undefined;
     return { status: null, error: timedOut ? `timed out after ${timeoutMs} ms` : describeFetchError(error) };

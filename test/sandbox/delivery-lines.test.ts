@@ -1,7 +1,7 @@
 /** The command's lines about deliveries, from the records alone. */
 import { describe, expect, it } from 'vitest';
 import { deliveryLines } from '../../src/testing/delivery-lines.js';
-import type { WebhookAttempt, WebhookDelivery } from '../../src/testing/index.js';
+import { fakeCharge, type WebhookAttempt, type WebhookDelivery } from '../../src/testing/index.js';
 
 const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms);
 const failed = (start: number, status: number | null = 500): WebhookAttempt => ({
@@ -12,6 +12,7 @@ const failed = (start: number, status: number | null = 500): WebhookAttempt => (
   ok: false,
 });
 const delivery = (overrides: Partial<WebhookDelivery>): WebhookDelivery => ({
+  event: { id: 'evt_1', type: 'payment_charge.succeeded', created_at: at(0).toISOString(), data: fakeCharge() },
   eventId: 'evt_1',
   eventType: 'payment_charge.succeeded',
   redelivery: false,
@@ -51,5 +52,13 @@ describe('deliveryLines', () => {
       'webhook payment_charge.succeeded evt_1 (redelivery) delivered: HTTP 200, 1 attempt, 7 ms',
     ]);
     expect(deliveryLines(delivery({}))).toEqual([]);
+  });
+
+  it('names where a redirect pointed, escaping what a terminal would act on', () => {
+    const redirected: WebhookAttempt = { ...failed(0, 302), location: 'https://shop.example/hooks\u001b[2J' };
+    expect(deliveryLines(delivery({ state: 'failed', attempts: [redirected] }))).toEqual([
+      'webhook payment_charge.succeeded evt_1 attempt 1 failed: HTTP 302 to https://shop.example/hooks\\u001b[2J (20 ms); giving up',
+      'webhook payment_charge.succeeded evt_1 failed: HTTP 302 to https://shop.example/hooks\\u001b[2J, 1 attempt, 20 ms',
+    ]);
   });
 });

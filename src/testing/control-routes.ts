@@ -1,0 +1,116 @@
+/**
+ * The control surface: the handle's helpers over HTTP under `/_sandbox/`,
+ * for the `lunas-sandbox` subcommands and any process that did not start the
+ * sandbox. Behind the same API key as the service (answered after its check),
+ * on the same port, which listens on 127.0.0.1 only. Each answer is the
+ * service's success envelope around exactly what the helper returns, as JSON.
+ * Faults never hit it and `sandbox.requests` does not record it: it is the
+ * sandbox's own channel, not the service's traffic.
+ */
+import type { SandboxControls } from './controls.js';
+import { successEnvelope } from './envelopes.js';
+import { SandboxError } from './errors.js';
+import { errorReply, type Reply } from './http.js';
+import { checkOptionNames } from './option-names.js';
+import { decodeSegment, Router, type PathParams } from './router.js';
+import type { RedeliverOptions } from './delivery-types.js';
+import { VERSION } from '../version.js';
+
+/** Where the control surface lives on the sandbox's port. */
+const CONTROL_PREFIX = '/_sandbox/';
+
+/** The header every control answer carries: the lunas-sdk version that served it. */
+const VERSION_HEADER = 'lunas-sandbox-version';
+
+/** A request's JSON object body, or the reply refusing it (the service's own reader). */
+type ReadJsonObject = () => { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
+
+type ControlHandler = (controls: SandboxControls, params: PathParams, readBody: ReadJsonObject) => Reply;
+
+/** What a helper returned, as the answer's `data`. */
+const answer = (data: unknown): Reply => ({ status: 200, body: successEnvelope(data ?? null) });
+
+/** The id of `:id`; one that does not decode names nothing. */
+const idOf = (params: PathParams): string => decodeSegment(params.id ?? '') ?? '';
+
+/** The JSON body when it names only `names` (the helper checks the values), or the reply refusing it. */
+function bodyWith(
+  readBody: ReadJsonObject,
+  names: readonly string[],
+): { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply } {
+  const body = readBody();
+  if (!body.ok) return body;
+  try {
+    return { ok: true, value: checkOptionNames(body.value, names, 'The body must be a JSON object') };
+  } catch (error) {
+    return { ok: false, reply: errorReply(400, (error as Error).message) };
+  }
+}
+
+/** A helper acting on the charge `:id`, with an empty body: 404 for an unknown charge, before acting. */
+const onCharge =
+  (act: (controls: SandboxControls, id: string) => unknown): ControlHandler =>
+  (controls, params, readBody) => {
+    const body = bodyWith(readBody, []);
+    if (!body.ok) return body.reply;
+    const id = idOf(params);
+    if (!controls.has('charge', id)) return errorReply(404, `No charge with id ${JSON.stringify(id)}`);
+    return answer(act(controls, id));
+  };
+
+const ROUTES = new Router<ControlHandler>({
+  'POST /_sandbox/charges/:id/pay': onCharge((controls, id) => controls.payCharge(id)),
+  'POST /_sandbox/charges/:id/fail': onCharge((controls, id) => controls.failCharge(id)),
+  'POST /_sandbox/charges/:id/expire': onCharge((controls, id) => controls.expireCharge(id)),
+  'POST /_sandbox/events/:id/redeliver': (controls, params, readBody) => {
+    const body = bodyWith(readBody, ['times', 'concurrently']);
+    if (!body.ok) return body.reply;
+    const id = idOf(params);
+    if (!controls.has('event', id)) {
+      return errorReply(404, `No event ${JSON.stringify(id)} was recorded by this sandbox`);
+    }
+    return answer(controls.redeliver(id, body.value as RedeliverOptions));
+  },
+  'POST /_sandbox/clock/advance': (controls, _params, readBody) => {
+    const body = bodyWith(readBody, ['ms']);
+    if (!body.ok) return body.reply;
+    if (!('ms' in body.value)) return errorReply(400, 'The body must name ms, the milliseconds to move the clock by');
+    return answer(controls.advanceClock(body.value.ms as number));
+  },
+  'GET /_sandbox/charges': (controls) => answer(controls.charges()),
+  'GET /_sandbox/events': (controls) => answer(controls.events()),
+  'GET /_sandbox/deliveries': (controls) => answer(controls.deliveries()),
+  'GET /_sandbox/transfers': (controls) => answer(controls.transfers()),
+  'GET /_sandbox/balances/:id': (controls, params) => {
+    const id = idOf(params);
+    if (!controls.has('account', id)) return errorReply(404, `No account with id ${JSON.stringify(id)}`);
+    return answer(controls.balance(id));
+  },
+});
+
+/** Whether `path` (raw) is the control surface's rather than the service's. */
+export const isControlPath = (path: string): boolean => path.startsWith(CONTROL_PREFIX);
+
+/**
+ * Answers a control request (an authorized one: the caller checked the key).
+ * A helper's {@link SandboxError} is a `409` (the state refused it), its
+ * `TypeError` a `400` (the input did).
+ */
+export function serveControl(method: string, path: string, controls: SandboxControls, readBody: ReadJsonObject): Reply {
+  const route = ROUTES.match(method, path);
+  let reply: Reply;
+  if (route.kind === 'found') {
+    try {
+      reply = route.handler(controls, route.params, readBody);
+    } catch (error) {
+      if (error instanceof SandboxError) reply = errorReply(409, error.message);
+      else if (error instanceof TypeError) reply = errorReply(400, error.message);
+      else throw error;
+    }
+  } else if (route.kind === 'wrong-method') {
+    reply = errorReply(405, 'Method not allowed', { allow: route.allow.join(', ') });
+  } else {
+    reply = errorReply(404, 'Not found');
+  }
+  return { ...reply, headers: { ...reply.headers, [VERSION_HEADER]: VERSION } };
+}

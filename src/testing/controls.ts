@@ -1,0 +1,74 @@
+/**
+ * What a person or a test can do to a sandbox from outside the service: the
+ * helpers the handle offers and the control surface (`/_sandbox/…`) serves,
+ * written once so the two answer alike. Synchronous, as the service is.
+ */
+import type { ChargeBook } from './charges.js';
+import type { ExpiryTimer, SandboxClock } from './clock.js';
+import type { WebhookDeliveries } from './deliveries.js';
+import type { RedeliverOptions, WebhookDelivery } from './delivery-types.js';
+import type { EventLog } from './events.js';
+import type { Ledger } from './ledger.js';
+import type { ChargeRecord, SandboxEvent, TransferRecord } from './types.js';
+
+/** The parts of one sandbox the controls act on. */
+export interface ControlParts {
+  clock: SandboxClock;
+  expiryTimer: ExpiryTimer;
+  charges: ChargeBook;
+  events: EventLog;
+  webhooks: WebhookDeliveries;
+  ledger: Ledger;
+}
+
+/** The controls of one sandbox; each throws as its helper on {@link Sandbox} documents. */
+export interface SandboxControls {
+  payCharge(id: string): ChargeRecord;
+  failCharge(id: string): ChargeRecord;
+  expireCharge(id: string): ChargeRecord;
+  /** Moves the clock and sweeps; the events that fell due, oldest first. */
+  advanceClock(ms: number): SandboxEvent[];
+  redeliver(eventId: string, options: RedeliverOptions | undefined): void;
+  charges(): ChargeRecord[];
+  events(): SandboxEvent[];
+  deliveries(): WebhookDelivery[];
+  transfers(): TransferRecord[];
+  balance(accountId: string): string;
+  /** Whether a charge, an event or an account has this id: the control surface's 404 before acting. */
+  has(kind: 'charge' | 'event' | 'account', id: string): boolean;
+}
+
+/** The controls over one sandbox's parts. */
+export function sandboxControls({
+  clock,
+  expiryTimer,
+  charges,
+  events,
+  webhooks,
+  ledger,
+}: ControlParts): SandboxControls {
+  return {
+    payCharge: (id) => charges.settle(id, 'success'),
+    failCharge: (id) => charges.settle(id, 'failed'),
+    expireCharge: (id) => charges.expire(id),
+    advanceClock(ms) {
+      clock.advance(ms);
+      const before = events.all.length;
+      charges.sweep();
+      // The clock jumped, so the wait for the next expiry is shorter even when the next expiry is not.
+      expiryTimer.arm(charges.nextExpiry);
+      return events.all.slice(before);
+    },
+    redeliver: (eventId, options) => webhooks.redeliver(eventId, options),
+    charges: () => charges.all(),
+    events: () => events.all.slice(),
+    deliveries: () => webhooks.all,
+    transfers: () => ledger.all(),
+    balance: (accountId) => ledger.balance(accountId),
+    has(kind, id) {
+      if (kind === 'charge') return charges.retrieve(id) !== undefined;
+      if (kind === 'event') return events.all.some((event) => event.id === id);
+      return ledger.isActive(id) !== undefined;
+    },
+  };
+}

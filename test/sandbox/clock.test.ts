@@ -1,0 +1,189 @@
+/**
+ * Time that moves: a pending charge fails at its expires_at, read or not, on
+ * the real clock, on fake timers and through advanceClock / expireCharge, in
+ * one sweep in time order. Each test is written once and run against
+ * startSandbox (over HTTP) and createSandbox (in process).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { SandboxError, type InProcessSandboxOptions, type Sandbox } from '../../src/testing/index.js';
+import { rejection } from '../helpers/rejection.js';
+import { eventually } from '../helpers/waiting.js';
+import { call, createCharge, inProcessSandbox, sandbox, validCharge } from './helpers.js';
+import { webhookReceiver } from './webhook-receiver.js';
+
+const T0 = new Date('2025-03-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOString();
+const MINUTE = 60_000;
+
+const ENTRIES = [
+  ['startSandbox', (options?: InProcessSandboxOptions) => sandbox(options)],
+  ['createSandbox', async (options?: InProcessSandboxOptions) => inProcessSandbox(options)],
+] as const;
+
+/** Creates a charge expiring at `expiresAt` (ISO) through the API; its id. */
+const chargeExpiringAt = async (box: Sandbox, expiresAt: string): Promise<string> =>
+  (await createCharge(box, { ...validCharge, expires_at: expiresAt })).body.data.id;
+
+const failedIds = (box: Sandbox) =>
+  box.events.filter(({ type }) => type === 'payment_charge.failed').map(({ data }) => data.id);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe.each(ENTRIES)('%s: time that moves', (_entry, open) => {
+  it('expires a pending charge at its expires_at on the real clock, unread, and delivers payment_charge.failed', async () => {
+    const hook = await webhookReceiver();
+    const box = await open({ webhookUrl: hook.url });
+    const expiresAt = new Date(Date.now() + 300).toISOString();
+    const id = await chargeExpiringAt(box, expiresAt);
+    await eventually(() => hook.types().includes('payment_charge.failed'));
+    const failed = box.events.at(-1);
+    expect(failed).toMatchObject({ type: 'payment_charge.failed', created_at: expiresAt });
+    expect(failed?.data).toMatchObject({ id, status: 'failed', expires_at: expiresAt, updated_at: expiresAt });
+    expect(box.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /v1/payments/charges']);
+  });
+
+  it('advanceClock moves the clock (now() plus every advance) and fires what fell due, oldest first, before it resolves', async () => {
+    const hook = await webhookReceiver();
+    const box = await open({ now: () => T0, webhookUrl: hook.url });
+    const late = await chargeExpiringAt(box, at(10));
+    const early = await chargeExpiringAt(box, at(5));
+    const later = await chargeExpiringAt(box, at(60));
+
+    expect(await box.advanceClock(4 * MINUTE)).toEqual([]);
+    const fired = await box.advanceClock(26 * MINUTE);
+    expect(fired.map(({ type, created_at, data }) => [type, created_at, data.id, data.status])).toEqual([
+      ['payment_charge.failed', at(5), early, 'failed'],
+      ['payment_charge.failed', at(10), late, 'failed'],
+    ]);
+    expect(box.events.slice(-2)).toEqual(fired);
+    expect(box.charges().map(({ id, status }) => [id, status])).toEqual([
+      [late, 'failed'],
+      [early, 'failed'],
+      [later, 'pending'],
+    ]);
+    // The clock stays moved: a new charge is created at now() plus the 30 minutes advanced.
+    expect((await createCharge(box)).body.data.created_at).toBe(at(30));
+    await box.webhooksSettled();
+    const deliveredFailures = box.deliveries.filter(({ eventType }) => eventType === 'payment_charge.failed');
+    expect(deliveredFailures.map(({ event }) => event)).toEqual(fired);
+    expect(deliveredFailures.map(({ state }) => state)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('shares one sweep with reads: a read fails everything due in time order, and nothing is recorded twice', async () => {
+    let now = T0;
+    const box = await open({ now: () => now });
+    const first = await chargeExpiringAt(box, at(5));
+    const second = await chargeExpiringAt(box, at(10));
+    now = new Date(at(20));
+    // Reading the later charge first still records the earlier one's failure first.
+    expect((await call(box, 'GET', `/v1/payments/charges/${second}`)).body.data.status).toBe('failed');
+    expect(failedIds(box)).toEqual([first, second]);
+    expect(box.events.slice(-2).map(({ created_at }) => created_at)).toEqual([at(5), at(10)]);
+    expect(await box.advanceClock(MINUTE)).toEqual([]);
+    await call(box, 'GET', '/v1/payments/charges');
+    await expect(box.expireCharge(first)).rejects.toThrow(/is failed/);
+    expect(failedIds(box)).toEqual([first, second]);
+  });
+
+  it('expireCharge expires a pending charge now, and refuses an unknown or settled one saying why', async () => {
+    const hook = await webhookReceiver();
+    const box = await open({ now: () => T0, webhookUrl: hook.url });
+    const id = await chargeExpiringAt(box, at(15));
+    await box.advanceClock(2 * MINUTE);
+    const expired = await box.expireCharge(id);
+    expect(expired).toMatchObject({ id, status: 'failed', paid_at: null, expires_at: at(2), updated_at: at(2) });
+    expect(box.events.at(-1)).toMatchObject({ type: 'payment_charge.failed', created_at: at(2), data: expired });
+    expect((await call(box, 'GET', `/v1/payments/charges/${id}`)).body.data).toEqual(expired);
+    expect(await box.advanceClock(60 * MINUTE)).toEqual([]);
+
+    const unknown = await rejection(box.expireCharge('ch_missing'), SandboxError);
+    expect(unknown.message).toBe('No charge with id "ch_missing"');
+    const paid = (await createCharge(box)).body.data.id;
+    await box.payCharge(paid);
+    const settled = await rejection(box.expireCharge(paid), SandboxError);
+    expect(settled.message).toBe(`Charge ${paid} is success, not pending: only a pending charge can expire`);
+    await box.webhooksSettled();
+    expect(hook.types().filter((type) => type === 'payment_charge.failed')).toHaveLength(1);
+  });
+
+  it('advanceClock refuses anything but a whole, non-negative number of milliseconds, and the clock stays put', async () => {
+    const box = await open({ now: () => T0 });
+    for (const ms of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '10', undefined, 8.64e15]) {
+      await expect(box.advanceClock(ms as number), String(ms)).rejects.toThrow(TypeError);
+    }
+    expect((await createCharge(box)).body.data.created_at).toBe(T0.toISOString());
+  });
+
+  it('expires on fake timers: moving them past expires_at fails the charge, unread', async () => {
+    vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const box = await open();
+    const id = (await createCharge(box)).body.data.id;
+    vi.advanceTimersByTime(15 * MINUTE - 1);
+    expect(failedIds(box)).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(failedIds(box)).toEqual([id]);
+    expect(box.events.at(-1)?.created_at).toBe(at(15));
+  });
+
+  it('leaves no timer behind after close(), and its helpers refuse', async () => {
+    vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const box = await open();
+    await createCharge(box);
+    expect(vi.getTimerCount()).toBe(1);
+    await box.close();
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(box.advanceClock(1)).rejects.toThrow(SandboxError);
+    await expect(box.expireCharge('ch_missing')).rejects.toThrow(/closed/);
+    expect(() => box.charges()).toThrow(SandboxError);
+  });
+});
+
+describe('createSandbox: time that moves', () => {
+  it("moves with vitest's default fake timers, the timer re-armed for each next expiry", async () => {
+    vi.useFakeTimers({ now: T0 });
+    const box = inProcessSandbox();
+    const first = await chargeExpiringAt(box, at(5));
+    const second = await chargeExpiringAt(box, at(20));
+    await vi.advanceTimersByTimeAsync(10 * MINUTE);
+    expect(failedIds(box)).toEqual([first]);
+    await box.advanceClock(10 * MINUTE); // 10:10 on the fake clock, 10:20 for the sandbox
+    expect(failedIds(box)).toEqual([first, second]);
+    expect(box.events.at(-1)?.created_at).toBe(at(20));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('the expiry timer', () => {
+  it('keeps no process alive: a sandbox left open with a charge pending for 15 minutes lets node exit', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'lunas-expiry-'));
+    onTestFinished(() => rm(folder, { recursive: true, force: true }));
+    const program = join(folder, 'left-open.mts');
+    await writeFile(
+      program,
+      `
+      import { createSandbox } from ${JSON.stringify(resolve('src/testing/index.ts'))};
+      const box = createSandbox();
+      const response = await box.fetch(box.url + '/v1/payments/charges', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + box.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ payment_method: 'qris', amount: 10000 }),
+      });
+      console.log(response.status);
+    `,
+    );
+    const child = spawn('node_modules/.bin/tsx', [program], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const timeout = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = await once(child, 'exit');
+    clearTimeout(timeout);
+    expect({ code, signal, stdout: stdout.trim() }).toEqual({ code: 0, signal: null, stdout: '200' });
+  }, 30_000);
+});
