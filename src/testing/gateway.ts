@@ -4,6 +4,7 @@
  * of a real service would, and the rest goes to the service. The two transports
  * (node:http in `server.ts`, `fetch` in `in-process.ts`) only translate.
  */
+import { equalInConstantTime } from './constant-time.js';
 import { errorEnvelope } from './envelopes.js';
 import type { Fault, FaultQueue } from './faults.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
@@ -94,9 +95,10 @@ export class Gateway {
     this.#delays.stop();
   }
 
+  /** Compared in constant time: how long a wrong key takes says nothing of how much of it was right. */
   #isAuthorized(header: string | undefined): boolean {
     const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    return match?.[1] === this.#options.apiKey;
+    return match !== null && equalInConstantTime(match[1] as string, this.#options.apiKey);
   }
 
   async #handle(request: ArrivingRequest, connection: Connection): Promise<void> {
