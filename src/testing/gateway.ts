@@ -7,6 +7,7 @@
 import { equalInConstantTime } from './constant-time.js';
 import { errorEnvelope } from './envelopes.js';
 import type { Fault, FaultQueue } from './faults.js';
+import type { RequestSite } from './form-token.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
 import type { IdSource } from './ids.js';
 import { serve, type ServiceState } from './routes.js';
@@ -21,6 +22,8 @@ interface ArrivingRequest {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   contentType: string | undefined;
+  /** The origin it was addressed to and the browser's headers about where it came from. */
+  site: RequestSite;
 }
 
 /** What a transport does for the gateway with one request. */
@@ -122,7 +125,7 @@ export class Gateway {
     if (fault?.kind === 'delay' && !(await this.#delays.sleep(fault.ms))) return;
 
     const reply = serve(
-      { method, path, query, contentType: request.contentType, idempotencyKey, authorized, body },
+      { method, path, query, contentType: request.contentType, idempotencyKey, authorized, body, site: request.site },
       state,
     );
     if (fault?.kind === 'lost-response') {

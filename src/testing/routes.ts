@@ -12,6 +12,7 @@
 import { withPaymentUrls, type ChargeBook } from './charges.js';
 import { successEnvelope } from './envelopes.js';
 import { errorReply, failReply, type Reply } from './http.js';
+import type { FormTokens, RequestSite } from './form-token.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
 import { servePaymentPage } from './payment-routes.js';
@@ -28,6 +29,8 @@ interface ServiceRequest {
   idempotencyKey: string | undefined;
   authorized: boolean;
   body: Uint8Array | 'too-large';
+  /** Where the request came from: what the payment page's form checks. */
+  site: RequestSite;
 }
 
 /** What the endpoints read and change. */
@@ -35,6 +38,8 @@ export interface ServiceState {
   baseUrl: string;
   ledger: Ledger;
   charges: ChargeBook;
+  /** The tokens of the payment pages' forms. */
+  forms: FormTokens;
   payouts: readonly Record<string, unknown>[];
   paymentMethods: readonly Record<string, unknown>[];
 }
@@ -132,7 +137,7 @@ const ROUTES = new Router<Handler>({
 
 /** Answers one request whose body has been read: a payment page (no key needed), else the API. */
 export function serve(request: ServiceRequest, state: ServiceState): Reply {
-  const page = servePaymentPage(request, state.charges);
+  const page = servePaymentPage(request, state);
   if (page) return page;
   if (!request.authorized) return errorReply(401, 'Invalid or missing API key');
   const route = ROUTES.match(request.method, request.path);

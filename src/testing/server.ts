@@ -76,7 +76,8 @@ export class SandboxServer {
   constructor(gateway: Gateway) {
     this.#server = createServer((req, res) => {
       // Before the gateway, which records every request: a misdirected one leaves no trace.
-      if (!this.#hosts.has(req.headers.host?.toLowerCase() ?? '')) {
+      const host = req.headers.host?.toLowerCase() ?? '';
+      if (!this.#hosts.has(host)) {
         writeResponse(res, misdirected(this.#port));
         return;
       }
@@ -87,6 +88,12 @@ export class SandboxServer {
           authorization: req.headers.authorization,
           idempotencyKey: firstHeader(req.headers['idempotency-key']),
           contentType: req.headers['content-type'],
+          site: {
+            // Through URL, which drops `:80` as a browser's Origin does.
+            addressedTo: new URL(`http://${host}`).origin,
+            origin: req.headers.origin,
+            fetchSite: firstHeader(req.headers['sec-fetch-site']),
+          },
         },
         this.#connection(req, res),
       );

@@ -32,7 +32,9 @@ function send(box: Sandbox, method: string, path: string, host: string, body?: s
         headers: {
           host,
           authorization: `Bearer ${box.apiKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
         },
       },
       (response) => {
