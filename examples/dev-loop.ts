@@ -56,10 +56,16 @@ try {
   console.log(`Charge ${charge.id}: ${charge.amount} ${charge.currency}, ${charge.status}`);
 
   // 4. The customer pays on the page at payment_url: here, the form its Pay button
-  //    sends (open the URL in a browser to press it yourself; in a test,
+  //    sends, with the token the page's form carries, which keeps other sites from
+  //    pressing it (open the URL in a browser to press it yourself; in a test,
   //    sandbox.payCharge(charge.id) does the same). Then wait for the webhooks to
   //    be delivered: no polling, no sleep.
-  const paying = await fetch(charge.payment_url, { method: 'POST', body: new URLSearchParams({ action: 'pay' }) });
+  const page = await (await fetch(charge.payment_url)).text();
+  const token = /name="token" value="(\w+)"/.exec(page)?.[1] ?? '';
+  const paying = await fetch(charge.payment_url, {
+    method: 'POST',
+    body: new URLSearchParams({ token, action: 'pay' }),
+  });
   console.log(`Pressed Pay on ${charge.payment_url}: HTTP ${paying.status}`);
   await sandbox.webhooksSettled();
 

@@ -10,6 +10,7 @@ import { WebhookDeliveries } from './deliveries.js';
 import { closedError } from './errors.js';
 import { EventLog } from './events.js';
 import { FaultQueue } from './faults.js';
+import { FormTokens } from './form-token.js';
 import { Gateway } from './gateway.js';
 import { IdSource } from './ids.js';
 import { Ledger } from './ledger.js';
@@ -58,6 +59,7 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
     ledger,
     charges,
     controls,
+    forms: new FormTokens(),
     // Mutable: addPayouts puts new ones at its head.
     payouts: structuredClone([...settings.payouts]),
     paymentMethods: structuredClone(settings.paymentMethods),

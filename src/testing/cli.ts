@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './defaults.js';
 import { deliveryLines } from './delivery-lines.js';
 import { startSandbox } from './index.js';
-import { isWebhookUrl } from './options.js';
+import { isWebhookUrl, webhookCredentialsMessage } from './options.js';
+import { hasReadableCredentials, maskedWebhookUrl } from './webhook.js';
 
 const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>]
                      [--webhook-url <url> [--webhook-retry-delays <ms,...>]]
@@ -15,7 +16,8 @@ Options:
   --port <port>                 port to listen on; 0 picks a free port (default 0)
   --api-key <key>               the one valid API key (default sk_test_sandbox)
   --webhook-url <url>           POST every event to this http(s) URL, with retries,
-                                and print a line per delivery and per failed attempt
+                                and print a line per delivery and per failed attempt;
+                                user:password@ in it is sent as Basic auth
   --webhook-retry-delays <ms,...>
                                 waits before each retry, comma-separated milliseconds
                                 (default ${DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(',')}; "" never retries)
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
   if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
     fail('--webhook-url must be an absolute http: or https: URL, e.g. http://127.0.0.1:3000/webhooks');
   }
+  if (webhookUrl !== undefined && !hasReadableCredentials(webhookUrl)) fail(webhookCredentialsMessage('--webhook-url'));
   const delays = values['webhook-retry-delays'];
 
   let sandbox;
@@ -90,7 +93,8 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  const webhookLine = webhookUrl === undefined ? '' : `Webhooks: ${webhookUrl}\n`;
+  // The password, if the URL has one, is never printed.
+  const webhookLine = webhookUrl === undefined ? '' : `Webhooks: ${maskedWebhookUrl(webhookUrl)}\n`;
   process.stdout.write(
     `lunas sandbox listening on ${sandbox.url}\nAPI key: ${sandbox.apiKey}\n${webhookLine}Press Ctrl+C to stop.\n`,
   );

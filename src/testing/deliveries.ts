@@ -14,10 +14,11 @@ import { SandboxError } from './errors.js';
 import { checkOptionNames } from './option-names.js';
 import { Sleeps } from './sleeps.js';
 import type { SandboxEvent } from './types.js';
-import { type AttemptOutcome, attemptDelivery } from './webhook.js';
+import { type AttemptOutcome, attemptDelivery, webhookTarget, type WebhookTarget } from './webhook.js';
 
 /** How deliveries are made: where to, when to retry, how long an attempt may take, who hears of each. */
 export interface DeliverySettings {
+  /** The webhook URL, credentials included (sent as Basic auth). */
   url: string | undefined;
   /** The waits before the second, third... attempt; its length is the number of retries. */
   retryDelaysMs: readonly number[];
@@ -30,6 +31,8 @@ const MAX_REDELIVERIES = 100;
 /** The deliveries of one sandbox. */
 export class WebhookDeliveries {
   readonly #settings: DeliverySettings;
+  /** Where attempts go: the URL without credentials, and their Authorization. */
+  readonly #target: WebhookTarget | undefined;
   readonly #records: WebhookDelivery[] = [];
   readonly #events = new Map<string, SandboxEvent>();
   /** What `close()` calls: one per attempt in flight (no listener pile-up on one signal). */
@@ -43,6 +46,7 @@ export class WebhookDeliveries {
 
   constructor(settings: DeliverySettings) {
     this.#settings = settings;
+    this.#target = settings.url === undefined ? undefined : webhookTarget(settings.url);
   }
 
   /** Copies of every delivery, oldest first. */
@@ -152,10 +156,11 @@ export class WebhookDeliveries {
 
   /** Attempts until a 2xx, the end of the schedule, or `close()`. Never rejects. */
   async #run(record: WebhookDelivery, event: SandboxEvent): Promise<void> {
-    const { url, retryDelaysMs, timeoutMs } = this.#settings;
-    for (let retry = 0; record.state === 'pending' && url !== undefined; retry++) {
+    const { retryDelaysMs, timeoutMs } = this.#settings;
+    const target = this.#target;
+    for (let retry = 0; record.state === 'pending' && target !== undefined; retry++) {
       const startedAt = new Date();
-      const outcome = await this.#attempt(url, event, timeoutMs);
+      const outcome = await this.#attempt(target, event, timeoutMs);
       if (outcome === undefined || record.state !== 'pending') break;
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       const endedAt = Date.now();
@@ -171,13 +176,13 @@ export class WebhookDeliveries {
   }
 
   /** One attempt, aborted by `close()` (then `undefined`: no outcome to record). */
-  async #attempt(url: string, event: SandboxEvent, timeoutMs: number): Promise<AttemptOutcome | undefined> {
+  async #attempt(target: WebhookTarget, event: SandboxEvent, timeoutMs: number): Promise<AttemptOutcome | undefined> {
     if (this.#closed) return undefined;
     const abandon = new AbortController();
     const cancel = (): void => abandon.abort();
     this.#cancels.add(cancel);
     try {
-      return await attemptDelivery(url, event, timeoutMs, abandon.signal);
+      return await attemptDelivery(target, event, timeoutMs, abandon.signal);
     } finally {
       this.#cancels.delete(cancel);
     }

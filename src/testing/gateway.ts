@@ -5,8 +5,10 @@
  * (node:http in `server.ts`, `fetch` in `in-process.ts`) only translate.
  */
 import { isControlPath } from './control-routes.js';
+import { equalInConstantTime } from './constant-time.js';
 import { errorEnvelope } from './envelopes.js';
 import type { Fault, FaultQueue } from './faults.js';
+import type { RequestSite } from './form-token.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
 import type { IdSource } from './ids.js';
 import { serve, type ServiceState } from './routes.js';
@@ -21,6 +23,8 @@ interface ArrivingRequest {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   contentType: string | undefined;
+  /** The origin it was addressed to and the browser's headers about where it came from. */
+  site: RequestSite;
 }
 
 /** What a transport does for the gateway with one request. */
@@ -95,9 +99,10 @@ export class Gateway {
     this.#delays.stop();
   }
 
+  /** Compared in constant time: how long a wrong key takes says nothing of how much of it was right. */
   #isAuthorized(header: string | undefined): boolean {
     const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    return match?.[1] === this.#options.apiKey;
+    return match !== null && equalInConstantTime(match[1] as string, this.#options.apiKey);
   }
 
   async #handle(request: ArrivingRequest, connection: Connection): Promise<void> {
@@ -125,7 +130,7 @@ export class Gateway {
     if (fault?.kind === 'delay' && !(await this.#delays.sleep(fault.ms))) return;
 
     const reply = serve(
-      { method, path, query, contentType: request.contentType, idempotencyKey, authorized, body },
+      { method, path, query, contentType: request.contentType, idempotencyKey, authorized, body, site: request.site },
       state,
     );
     if (fault?.kind === 'lost-response') {

@@ -124,6 +124,11 @@ export class InProcessTransport {
           authorization: request.headers.get('authorization') ?? undefined,
           idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
           contentType: request.headers.get('content-type') ?? undefined,
+          site: {
+            addressedTo: url.origin,
+            origin: request.headers.get('origin') ?? undefined,
+            fetchSite: request.headers.get('sec-fetch-site') ?? undefined,
+          },
         },
         connection,
       );

@@ -12,6 +12,7 @@ import type { WebhookAttemptListener } from './delivery-types.js';
 import { checkOptionNames } from './option-names.js';
 import { isPlainObject } from './rules.js';
 import type { SandboxAccount } from './types.js';
+import { hasReadableCredentials } from './webhook.js';
 
 /**
  * Options of {@link startSandbox}; every one has a default.
@@ -42,7 +43,10 @@ export interface SandboxOptions {
    * as JSON with a `lunas-event-id` header, and retried on
    * `webhookRetryDelaysMs` until a 2xx answer. Every delivery is recorded in
    * {@link Sandbox.deliveries}; a failing receiver never breaks the API.
-   * A `URL` object is taken as its `href`.
+   * A `URL` object is taken as its `href`. A user name and password in it
+   * (`http://alice:secret@127.0.0.1:3000/hooks`, percent-encoded UTF-8) are
+   * sent as `Authorization: Basic …` to the URL without them, and the
+   * password is never shown in what the sandbox records or prints.
    */
   webhookUrl?: string | URL;
   /**
@@ -155,6 +159,10 @@ function assertWebhookOptions({
   if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
     throw new TypeError('webhookUrl must be an absolute http: or https: URL');
   }
+  // Never quoted: the URL may carry a password.
+  if (webhookUrl !== undefined && !hasReadableCredentials(webhookUrl instanceof URL ? webhookUrl.href : webhookUrl)) {
+    throw new TypeError(webhookCredentialsMessage('webhookUrl'));
+  }
   const isDelay = (ms: unknown) => Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= MAX_RETRY_DELAY_MS;
   if (
     webhookRetryDelaysMs !== undefined &&
@@ -169,6 +177,10 @@ function assertWebhookOptions({
     throw new TypeError('onWebhookAttempt must be a function');
   }
 }
+
+/** Why a webhook URL's credentials are refused; `name` is the option or flag that gave it. */
+export const webhookCredentialsMessage = (name: string): string =>
+  `${name}'s user name and password must be percent-encoded UTF-8 (write % as %25)`;
 
 /** An absolute `http:` or `https:` URL (the command line checks `--webhook-url` with it too). */
 export function isWebhookUrl(url: unknown): url is string | URL {

@@ -6,6 +6,7 @@
  * carries a per-response nonce, the only script the Content-Security-Policy allows.
  */
 import { renderSVG } from 'uqr';
+import { TOKEN_FIELD } from './form-token.js';
 import { qrisPayload } from './qris-payload.js';
 import type { ChargeRecord } from './types.js';
 
@@ -55,9 +56,11 @@ button[value=pay]{background:#1f7a3d;color:#fff}[role=status]:empty{display:none
 
 /**
  * Progressive enhancement: with JavaScript on, a press posts the same form
- * with `fetch` (the 303 is followed to the page) and swaps the new `<main>`
- * in, so the page never reloads. Without it the form posts as is.
- * `form.action` would be the button named `action`, hence `getAttribute`.
+ * (its token included) with `fetch` (the 303 is followed to the page) and
+ * swaps the new `<main>` in, so the page never reloads. Without it the form
+ * posts as is. `form.action` would be the button named `action`, hence
+ * `getAttribute`; the pressed button's field is added by hand, as
+ * `new FormData(form, submitter)` is younger than the browsers a developer may use.
  */
 const SCRIPT = `document.addEventListener('submit', async (event) => {
   const form = event.target;
@@ -66,7 +69,9 @@ const SCRIPT = `document.addEventListener('submit', async (event) => {
   event.preventDefault();
   for (const each of form.querySelectorAll('button')) each.disabled = true;
   try {
-    const response = await fetch(form.getAttribute('action'), { method: 'POST', body: new URLSearchParams({ [button.name]: button.value }) });
+    const body = new URLSearchParams(new FormData(form));
+    body.set(button.name, button.value);
+    const response = await fetch(form.getAttribute('action'), { method: 'POST', body });
     const next = new DOMParser().parseFromString(await response.text(), 'text/html');
     const main = next.querySelector('main');
     if (!main) throw new Error('the sandbox answered HTTP ' + response.status + ' without a page');
@@ -145,10 +150,11 @@ function detailRows(charge: ChargeRecord): [string, string][] {
 
 /**
  * The payment page: amount, method, QR code or account number, status, and
- * while the charge is pending a form with the `Pay` and `Fail` buttons.
+ * while the charge is pending a form with the `Pay` and `Fail` buttons and
+ * `formToken` in a hidden field (`FormTokens` in form-token.ts).
  * `notice` is a line shown above the status (e.g. why a press changed nothing).
  */
-export function paymentPage(charge: ChargeRecord, notice = ''): RenderedPage {
+export function paymentPage(charge: ChargeRecord, formToken: string, notice = ''): RenderedPage {
   const amount = formatAmount(charge.amount, charge.currency);
   const details = detailRows(charge)
     .map(([term, description]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(description)}</dd>`)
@@ -157,6 +163,7 @@ export function paymentPage(charge: ChargeRecord, notice = ''): RenderedPage {
   const qr = pending && charge.payment_method === 'qris' ? qrImage(charge, amount) : '';
   const form = pending
     ? `<form method="post" action="/pay/${escapeHtml(encodeURIComponent(charge.id))}">
+<input type="hidden" name="${TOKEN_FIELD}" value="${escapeHtml(formToken)}">
 <button type="submit" name="action" value="pay">Pay</button>
 <button type="submit" name="action" value="fail">Fail</button>
 </form>`

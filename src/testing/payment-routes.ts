@@ -4,9 +4,12 @@
  * through `ChargeBook.settle`, as `sandbox.payCharge`/`failCharge` do, then
  * answers 303 back to the page (POST/redirect/GET); `GET /qr/{id}.svg` is a
  * qris charge's `qr_code_url`, the same QR code as an image. These routes need
- * no API key and never answer the API's JSON envelopes.
+ * no API key and never answer the API's JSON envelopes. The form's POST must
+ * carry its page's token and come from the sandbox's own origin
+ * (form-token.ts), else 403: another site cannot press it.
  */
 import type { ChargeBook } from './charges.js';
+import { TOKEN_FIELD, type FormTokens, type RequestSite } from './form-token.js';
 import type { Reply } from './http.js';
 import { messagePage, paymentPage, qrCodeSvg, type RenderedPage } from './payment-page.js';
 import { decodeSegment, Router, type PathParams } from './router.js';
@@ -19,9 +22,16 @@ interface PaymentPageRequest {
   path: string;
   contentType: string | undefined;
   body: Uint8Array | 'too-large';
+  site: RequestSite;
 }
 
-type PageHandler = (request: PaymentPageRequest, charges: ChargeBook, params: PathParams) => Reply;
+/** What the page routes read and change: the charges, and the tokens of their forms. */
+interface PageState {
+  charges: ChargeBook;
+  forms: FormTokens;
+}
+
+type PageHandler = (request: PaymentPageRequest, state: PageState, params: PathParams) => Reply;
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
@@ -55,13 +65,17 @@ function chargeAt(charges: ChargeBook, segment: string | undefined): ChargeRecor
 
 const unknownCharge = (): Reply => refusal(404, 'Charge not found', 'There is no charge at this address.');
 
-const showPage: PageHandler = (_request, charges, params) => {
+/** The page of `charge`, with its form's token and `notice`. */
+const pageOf = (charge: ChargeRecord, forms: FormTokens, notice?: string): RenderedPage =>
+  paymentPage(charge, forms.tokenFor(charge.id), notice);
+
+const showPage: PageHandler = (_request, { charges, forms }, params) => {
   const charge = chargeAt(charges, params.id);
-  return charge ? htmlReply(200, paymentPage(charge)) : unknownCharge();
+  return charge ? htmlReply(200, pageOf(charge, forms)) : unknownCharge();
 };
 
-/** The form's `action`, or the reply refusing the request. */
-function formAction(request: PaymentPageRequest): { ok: true; action: string } | { ok: false; reply: Reply } {
+/** The form's fields, or the reply refusing the request. */
+function formFields(request: PaymentPageRequest): { ok: true; fields: URLSearchParams } | { ok: false; reply: Reply } {
   if (request.body === 'too-large') {
     return {
       ok: false,
@@ -72,24 +86,27 @@ function formAction(request: PaymentPageRequest): { ok: true; action: string } |
     const message = 'The payment form is sent as application/x-www-form-urlencoded.';
     return { ok: false, reply: refusal(415, 'Unsupported form encoding', message) };
   }
-  const fields = new URLSearchParams(new TextDecoder().decode(request.body));
-  return { ok: true, action: fields.get('action') ?? '' };
+  return { ok: true, fields: new URLSearchParams(new TextDecoder().decode(request.body)) };
 }
 
-const settleFromPage: PageHandler = (request, charges, params) => {
+const settleFromPage: PageHandler = (request, { charges, forms }, params) => {
   const charge = chargeAt(charges, params.id);
   if (!charge) return unknownCharge();
-  const read = formAction(request);
+  const read = formFields(request);
   if (!read.ok) return read.reply;
-  const outcome = OUTCOMES.get(read.action);
+  // Before the action is even read: a press from elsewhere learns nothing and changes nothing.
+  const refused = forms.refusal(charge.id, read.fields.get(TOKEN_FIELD), request.site);
+  if (refused !== undefined) return refusal(403, 'Request refused', refused);
+  const action = read.fields.get('action') ?? '';
+  const outcome = OUTCOMES.get(action);
   if (outcome === undefined) {
-    const message = `The form's action must be pay or fail, not ${JSON.stringify(read.action.slice(0, 40))}.`;
-    return htmlReply(400, paymentPage(charge, message));
+    const message = `The form's action must be pay or fail, not ${JSON.stringify(action.slice(0, 40))}.`;
+    return htmlReply(400, pageOf(charge, forms, message));
   }
   if (charge.status !== 'pending') {
     // Another tab (or payCharge) settled it first: say so, and change nothing.
-    const message = `This charge was already ${charge.status}: pressing ${read.action === 'pay' ? 'Pay' : 'Fail'} changed nothing.`;
-    return htmlReply(409, paymentPage(charge, message));
+    const message = `This charge was already ${charge.status}: pressing ${action === 'pay' ? 'Pay' : 'Fail'} changed nothing.`;
+    return htmlReply(409, pageOf(charge, forms, message));
   }
   charges.settle(charge.id, outcome);
   const location = `/pay/${encodeURIComponent(charge.id)}`;
@@ -98,7 +115,7 @@ const settleFromPage: PageHandler = (request, charges, params) => {
 
 const QR_FILE = /^(.+)\.svg$/;
 
-const showQrCode: PageHandler = (_request, charges, params) => {
+const showQrCode: PageHandler = (_request, { charges }, params) => {
   const charge = chargeAt(charges, QR_FILE.exec(params.file ?? '')?.[1]);
   const svg = charge?.payment_method === 'qris' ? qrCodeSvg(charge) : undefined;
   if (svg === undefined) return refusal(404, 'QR code not found', 'There is no QRIS code at this address.');
@@ -115,11 +132,11 @@ const PAGE_ROUTES = new Router<PageHandler>({
  * The reply for a payment-page request, or `undefined` when the path is not
  * a page's (the API answers it). Runs before the API's key check.
  */
-export function servePaymentPage(request: PaymentPageRequest, charges: ChargeBook): Reply | undefined {
+export function servePaymentPage(request: PaymentPageRequest, state: PageState): Reply | undefined {
   const route = PAGE_ROUTES.match(request.method, request.path);
   switch (route.kind) {
     case 'found':
-      return route.handler(request, charges, route.params);
+      return route.handler(request, state, route.params);
     case 'wrong-method': {
       const allow = route.allow.join(', ');
       return refusal(405, 'Method not allowed', `This page answers ${allow}.`, { allow });

@@ -14,6 +14,7 @@ import { isControlPath, serveControl } from './control-routes.js';
 import type { SandboxControls } from './controls.js';
 import { successEnvelope } from './envelopes.js';
 import { errorReply, failReply, type Reply } from './http.js';
+import type { FormTokens, RequestSite } from './form-token.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
 import { servePaymentPage } from './payment-routes.js';
@@ -30,6 +31,8 @@ interface ServiceRequest {
   idempotencyKey: string | undefined;
   authorized: boolean;
   body: Uint8Array | 'too-large';
+  /** Where the request came from: what the payment page's form checks. */
+  site: RequestSite;
 }
 
 /** What the endpoints read and change. */
@@ -39,6 +42,8 @@ export interface ServiceState {
   charges: ChargeBook;
   /** What the control surface (`/_sandbox/…`) acts through: the handle's helpers. */
   controls: SandboxControls;
+  /** The tokens of the payment pages' forms. */
+  forms: FormTokens;
   payouts: readonly Record<string, unknown>[];
   paymentMethods: readonly Record<string, unknown>[];
 }
@@ -136,7 +141,7 @@ const ROUTES = new Router<Handler>({
 
 /** Answers one request whose body has been read: a payment page (no key needed), else the API. */
 export function serve(request: ServiceRequest, state: ServiceState): Reply {
-  const page = servePaymentPage(request, state.charges);
+  const page = servePaymentPage(request, state);
   if (page) return page;
   if (!request.authorized) return errorReply(401, 'Invalid or missing API key');
   if (isControlPath(request.path)) {

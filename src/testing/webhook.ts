@@ -2,19 +2,100 @@
  * One attempt at delivering an event: a POST with `fetch` under its own
  * timeout. Only `fetch` and timers, so the same code serves a sandbox on a
  * port and one in process, under fake timers too.
+ *
+ * A webhook URL may carry a user name and password, as a receiver behind
+ * Basic auth needs; `fetch` refuses such a URL, so they travel as an
+ * `Authorization: Basic` header to the URL without them, and the password is
+ * never shown (the command prints the URL masked, errors are masked).
  */
 import type { SandboxEvent } from './types.js';
+
+/** Where deliveries go, once a webhook URL's credentials are taken out of it. */
+export interface WebhookTarget {
+  /** The URL without user name and password. */
+  url: string;
+  /** `Basic …` of the URL's user name and password; `undefined` when it had neither. */
+  authorization: string | undefined;
+  /** The forms the credentials can take in a text, longest first: masked in every error recorded. */
+  secrets: readonly string[];
+}
+
+/** The mask that stands for a password or credentials, in a URL shown and in an error. */
+const MASK = '***';
+
+/** The user name and password of `url`, percent-decoded; `undefined` when they are not percent-encoded UTF-8. */
+function credentialsOf(url: URL): { user: string; password: string } | undefined {
+  try {
+    return { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the user name and password of a webhook URL (an absolute URL) can be sent: percent-encoded UTF-8. */
+export const hasReadableCredentials = (href: string): boolean => credentialsOf(new URL(href)) !== undefined;
+
+/** Bytes as base64, with `btoa`: every runtime has it, Node.js's own encoder is Node.js only. */
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The target of an absolute webhook URL whose credentials {@link hasReadableCredentials} accepted. */
+export function webhookTarget(href: string): WebhookTarget {
+  const url = new URL(href);
+  const credentials = credentialsOf(url);
+  if ((url.username === '' && url.password === '') || credentials === undefined) {
+    return { url: href, authorization: undefined, secrets: [] };
+  }
+  const { user, password } = credentials;
+  // RFC 7617: user-id ":" password, as UTF-8, in base64.
+  const token = base64(new TextEncoder().encode(`${user}:${password}`));
+  const forms = password === '' ? [] : [url.password, password, encodeURIComponent(password)];
+  url.username = '';
+  url.password = '';
+  return {
+    url: url.href,
+    authorization: `Basic ${token}`,
+    secrets: [...new Set([token, ...forms])].sort((a, b) => b.length - a.length),
+  };
+}
+
+/** A webhook URL as it may be shown: its password, if any, as `***` (`http://alice:***@127.0.0.1:3000/hook`). */
+export function maskedWebhookUrl(href: string): string {
+  const url = new URL(href);
+  if (url.password === '') return href;
+  url.password = MASK;
+  return url.href;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `text` with every secret masked where it stands as a whole word (not inside
+ * a longer run of letters and digits), so a short password cannot mangle the
+ * rest of the message.
+ */
+function maskSecrets(text: string, secrets: readonly string[]): string {
+  let masked = text;
+  for (const secret of secrets) {
+    masked = masked.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'), MASK);
+  }
+  return masked;
+}
 
 /** What an attempt came to: an answer's status (and a redirect's `Location`), or why there was none. */
 export type AttemptOutcome = { status: number; error: null; location?: string } | { status: null; error: string };
 
 /**
- * POSTs `event` to `url` as JSON with its id in `lunas-event-id`. Resolves
+ * POSTs `event` to the target as JSON with its id in `lunas-event-id` (and
+ * the target's `Authorization`, if any). Resolves
  * with the outcome, never rejects; resolves `undefined` when `abandon` aborts
  * it (the sandbox is closing: no outcome to record).
  */
 export async function attemptDelivery(
-  url: string,
+  target: WebhookTarget,
   event: SandboxEvent,
   timeoutMs: number,
   abandon: AbortSignal,
@@ -28,9 +109,13 @@ export async function attemptDelivery(
     attempt.abort();
   }, timeoutMs);
   try {
-    const response = await fetch(url, {
+    const response = await fetch(target.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'lunas-event-id': event.id },
+      headers: {
+        'content-type': 'application/json',
+        'lunas-event-id': event.id,
+        ...(target.authorization === undefined ? {} : { authorization: target.authorization }),
+      },
       body: JSON.stringify(event),
       signal: attempt.signal,
       redirect: 'manual',
@@ -42,7 +127,8 @@ export async function attemptDelivery(
     return { status: response.status, error: null, ...(location === null ? {} : { location }) };
   } catch (error) {
     if (abandon.aborted) return undefined;
-    return { status: null, error: timedOut ? `timed out after ${timeoutMs} ms` : describeFetchError(error) };
+    const reason = timedOut ? `timed out after ${timeoutMs} ms` : describeFetchError(error);
+    return { status: null, error: maskSecrets(reason, target.secrets) };
   } finally {
     clearTimeout(timer);
     abandon.removeEventListener('abort', onAbandon);

@@ -4,7 +4,9 @@
  * Each test creates a charge with the SDK, opens its `payment_url`, presses a
  * button by its accessible name, and checks that the page, the API and a
  * webhook receiver agree; with JavaScript on (the page updates in place) and
- * off (plain form, 303, the page again).
+ * off (plain form, 303, the page again). A page on another site cannot press
+ * the buttons, nor reach the sandbox under a name rebound to 127.0.0.1
+ * (`evil.example`, which this Chromium resolves to 127.0.0.1).
  */
 import { createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
@@ -15,12 +17,15 @@ import { start } from '../e2e/helpers.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { listenForTest } from '../helpers/recorders.js';
 
+/** A name this Chromium resolves to 127.0.0.1, as a DNS-rebinding attacker's name does once rebound. */
+const REBOUND = 'evil.example';
+
 /** Tests given one headless Chromium per file; without the binary each test fails naming the install, none is skipped. */
 const it = test.extend<{ browser: Browser }>({
   browser: [
     // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
     async ({}, use) => {
-      const browser = await launchChromium();
+      const browser = await launchChromium([`--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`]);
       await use(browser);
       await browser.close();
     },
@@ -207,4 +212,47 @@ it('with JavaScript on, a press the sandbox refuses says so and leaves the butto
   await opened.page.getByRole('button', { name: 'Pay' }).click();
   await allAgree({ ...opened, consoleErrors: [] }, 'success');
   expect(opened.consoleErrors).toEqual([expect.stringContaining('503')]);
+});
+
+describe('another site', () => {
+  it('cannot press Pay: its form posted to payment_url gets 403, and the charge stays pending', async ({ browser }) => {
+    const { sandbox, client } = await start();
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    // The attacker's page: a form of its own, aimed at the charge's page, with the fields it can guess.
+    const attacker = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><title>Win a prize</title><form method="post" action="${charge.payment_url}">` +
+          '<input type="hidden" name="action" value="pay"><input type="hidden" name="token" value="guess">' +
+          '<button type="submit">Claim</button></form>',
+      );
+    });
+    const { port } = new URL(await listenForTest(attacker));
+    const { page } = await openPage(browser, false);
+    await page.goto(`http://${REBOUND}:${port}/`);
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.url() === charge.payment_url),
+      page.getByRole('button', { name: 'Claim' }).click(),
+    ]);
+    expect(answer.status()).toBe(403);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Request refused');
+    expect((await client.charges.retrieve(charge.id)).status).toBe('pending');
+    expect(sandbox.events.map((event) => event.type)).toEqual(['payment_charge.created']);
+  });
+
+  it('cannot reach the sandbox under its own name rebound to 127.0.0.1: 421, nothing served or recorded', async ({
+    browser,
+  }) => {
+    const { sandbox, client } = await start();
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    const recorded = sandbox.requests.length;
+    const { page } = await openPage(browser, true);
+    const rebound = new URL(charge.payment_url);
+    rebound.hostname = REBOUND;
+    const answer = await page.goto(rebound.href);
+    expect(answer?.status()).toBe(421);
+    expect(await page.locator('body').textContent()).toContain('421 Misdirected Request');
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(sandbox.requests).toHaveLength(recorded);
+  });
 });

@@ -4,11 +4,17 @@
  * `client.charges.retrieve` then reads.
  */
 import { describe, expect, it } from 'vitest';
+import { formTokenOf } from '../sandbox/helpers.js';
 import { start } from './helpers.js';
 
-/** The customer pressing a button on the page, with JavaScript off. */
-const press = (paymentUrl: string, action: 'pay' | 'fail') =>
-  fetch(paymentUrl, { method: 'POST', body: new URLSearchParams({ action }), redirect: 'manual' });
+/**
+ * The customer pressing a button on the page, with JavaScript off: its form
+ * with its token, read from the page unless a tab opened earlier holds it.
+ */
+async function press(paymentUrl: string, action: 'pay' | 'fail', token?: string): Promise<Response> {
+  token ??= formTokenOf(await (await fetch(paymentUrl)).text());
+  return fetch(paymentUrl, { method: 'POST', body: new URLSearchParams({ token, action }), redirect: 'manual' });
+}
 
 describe('qr_code_url', () => {
   it('is an SVG image of the QR code a created qris charge carries', async () => {
@@ -47,6 +53,7 @@ describe('payment_url', () => {
     expect(sandbox.requests.map((request) => [request.method, request.path, request.authorized])).toEqual([
       ['POST', '/v1/payments/charges', true],
       ['GET', `/pay/${charge.id}`, false],
+      ['GET', `/pay/${charge.id}`, false],
       ['POST', `/pay/${charge.id}`, false],
       ['GET', `/v1/payments/charges/${charge.id}`, true],
     ]);
@@ -55,10 +62,11 @@ describe('payment_url', () => {
   it('Fail there leaves the charge failed, and payCharge afterwards is refused as for any settled charge', async () => {
     const { sandbox, client } = await start();
     const charge = await client.charges.create({ payment_method: 'virtual_account', amount: 40_000 });
+    const secondTab = formTokenOf(await (await fetch(charge.payment_url)).text());
     expect((await press(charge.payment_url, 'fail')).status).toBe(303);
     expect(await client.charges.retrieve(charge.id)).toMatchObject({ status: 'failed', paid_at: null });
     await expect(sandbox.payCharge(charge.id)).rejects.toThrow(/is failed, not pending/);
-    expect((await press(charge.payment_url, 'pay')).status).toBe(409);
+    expect((await press(charge.payment_url, 'pay', secondTab)).status).toBe(409);
     expect(sandbox.events.map((event) => event.type)).toEqual(['payment_charge.created', 'payment_charge.failed']);
   });
 });

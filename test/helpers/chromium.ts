@@ -10,15 +10,18 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-/** Headless Chromium; without the binary, an error naming the install command (never a skip). */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless Chromium, with `args` added to its command line; without the
+ * binary, an error naming the install command (never a skip).
+ */
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set CHROMIUM to a Chromium binary. ` +
         'playwright-core never downloads a browser here.',
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...args] });
 }
 
 /** Opens a page of the built API reference once its sidebar, filled in by script from navigation.js, is there. */

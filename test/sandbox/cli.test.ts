@@ -119,6 +119,35 @@ describe('lunas-sandbox CLI', () => {
   );
 
   it(
+    '--webhook-url with a user name and password delivers them as Basic auth and never prints the password',
+    async () => {
+      const hook = await webhookReceiver();
+      const withCredentials = hook.url.replace('http://', 'http://alice:hunter2@');
+      const cli = run(['--webhook-url', withCredentials, '--webhook-retry-delays=']);
+      const url = await waitForUrl(cli.output);
+      expect(cli.output().stdout).toContain(`Webhooks: ${hook.url.replace('http://', 'http://alice:***@')}\n`);
+      await createCharge(url);
+      const outcome = await waitForOutput(cli.output, /^webhook \S+ \S+ (?:delivered|failed): .*$/m);
+      expect(outcome).toMatch(/^webhook payment_charge\.created evt_\w+ delivered: HTTP 204, 1 attempt, \d+ ms$/);
+      expect(hook.received[0]?.headers.authorization).toBe(`Basic ${Buffer.from('alice:hunter2').toString('base64')}`);
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited)[0]).toBe(0);
+      expect(cli.output().stdout + cli.output().stderr).not.toContain('hunter2');
+    },
+    CLI_WEBHOOK_TEST_MS,
+  );
+
+  it('refuses a --webhook-url whose credentials are not percent-encoded UTF-8, without printing them', async () => {
+    const cli = run(['--webhook-url', 'http://alice:hunter2%zz@127.0.0.1:3000/hooks']);
+    const [code] = await cli.exited;
+    expect(code).toBe(2);
+    expect(cli.output().stderr).toMatch(
+      /^lunas-sandbox: --webhook-url's user name and password must be percent-encoded UTF-8 \(write % as %25\)\n/,
+    );
+    expect(cli.output().stderr + cli.output().stdout).not.toContain('hunter2');
+  });
+
+  it(
     'says when it gives up on a delivery',
     async () => {
       const hook = await webhookReceiver(() => 503);

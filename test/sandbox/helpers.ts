@@ -91,3 +91,10 @@ export const createTransfer = (
     body,
     ...(idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': idempotencyKey } }),
   });
+
+/** The token in a payment page's form (its hidden `token` field), as a browser would send it back. */
+export function formTokenOf(html: string): string {
+  const token = /<input type="hidden" name="token" value="([0-9a-f]{64})">/.exec(html)?.[1];
+  if (token === undefined) throw new Error('The page has no form token');
+  return token;
+}

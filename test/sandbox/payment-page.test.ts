@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
-import { call, createCharge, sandbox } from './helpers.js';
+import { call, createCharge, formTokenOf, sandbox } from './helpers.js';
 
 /** A page request as a browser sends it: no API key, redirects not followed. */
 async function browse(box: Sandbox, path: string, init: RequestInit = {}) {
@@ -13,8 +13,18 @@ async function browse(box: Sandbox, path: string, init: RequestInit = {}) {
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
-const pressButton = (box: Sandbox, path: string, action: string) =>
-  browse(box, path, { method: 'POST', body: new URLSearchParams({ action }) });
+/**
+ * A press of a button as the page's form sends it: its token (read from the
+ * page unless a tab opened earlier holds it) with the action.
+ */
+async function pressButton(box: Sandbox, path: string, action: string, token?: string) {
+  if (token === undefined) {
+    const page = await browse(box, path);
+    // An unknown charge's page has no form: its press goes without a token.
+    token = page.status === 200 ? formTokenOf(page.html) : '';
+  }
+  return browse(box, path, { method: 'POST', body: new URLSearchParams({ token, action }) });
+}
 
 async function newCharge(box: Sandbox, body: Record<string, unknown> = { payment_method: 'qris', amount: 25000 }) {
   const created = await createCharge(box, body);
@@ -41,6 +51,11 @@ describe('GET /pay/{id}', () => {
     expect(page.html).toContain('<button type="submit" name="action" value="fail">Fail</button>');
     expect(page.html).toContain(`<form method="post" action="/pay/${id}">`);
     expect(box.requests.at(-1)).toMatchObject({ method: 'GET', path, authorized: false });
+    // The form's token: the same for every view of the page, another for another charge.
+    const token = formTokenOf(page.html);
+    expect(page.html).toContain(`<input type="hidden" name="token" value="${token}">`);
+    expect(formTokenOf((await browse(box, path)).html)).toBe(token);
+    expect(formTokenOf((await browse(box, (await newCharge(box)).path)).html)).not.toBe(token);
   });
 
   it('shows a virtual account charge with its channel, account number and name, and no QR code', async () => {
@@ -126,8 +141,9 @@ describe('POST /pay/{id}', () => {
   it('a press on a charge settled meanwhile (a second tab) says so with 409 and changes nothing', async () => {
     const box = await sandbox();
     const { id, path } = await newCharge(box);
+    const secondTab = formTokenOf((await browse(box, path)).html);
     await box.payCharge(id);
-    const late = await pressButton(box, path, 'fail');
+    const late = await pressButton(box, path, 'fail', secondTab);
     expect(late.status).toBe(409);
     expect(late.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(late.html).toContain('This charge was already success: pressing Fail changed nothing.');
