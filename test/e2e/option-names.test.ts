@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions, LunasError, RequestValidationError } from 'lunas-sdk';
 import { start, transferTo } from './helpers.js';
-import { rejection } from '../helpers/rejection.js';
+import { rejection, thrown } from '../helpers/rejection.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -88,5 +88,25 @@ describe('unknown request fields, end to end: the closest field named, as for op
       'items.0.pric': ['Unknown field: did you mean "price"?'],
     });
     expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
+describe('an API key too short to mask safely, end to end', () => {
+  it('is refused at construction, naming no key and sending nothing; the sandbox key works', async () => {
+    const { sandbox } = await start();
+    const error = thrown(
+      () => new Client({ apiKey: 'k', baseURL: sandbox.url, timeOut: 1 } as ClientOptions),
+      LunasError,
+    );
+    expect(error.message).toBe('Unknown option "timeOut": did you mean "timeout"?');
+    expect(() => new Client({ apiKey: 'sk_test', baseURL: sandbox.url })).toThrow(
+      new LunasError(
+        'The API key is shorter than 12 characters, which no real key is: ' +
+          'check that the whole key was read from your secret store, not a placeholder',
+      ),
+    );
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, logLevel: 'off' });
+    await expect(client.paymentMethods.list()).resolves.toBeDefined();
+    expect(sandbox.requests).toHaveLength(1);
   });
 });
