@@ -35,9 +35,12 @@
 // warning saying whether an item can be a repeat, 68 B; what inspect prints of a since()
 // walk, 54 B; an ArrayBuffer from any realm and since()'s wording, 45 B; Client and Page no
 // longer naming themselves, so stack frames keep their names, -46 B).
+// Issue 24 §6: 31,223 B (+236 B: an unknown request field gets the closest field of its
+// object, found through the schema's public `def`, as options do; an API key shorter than
+// 12 characters refused at construction, since masking it cut letters out of messages).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 31_000;
+const GZIP_BUDGET_BYTES = 31_250;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();

@@ -41,8 +41,15 @@ export interface ChargeOverrides extends Partial<
   fee?: number | string;
   /** Merged into the default customer; `null` for a charge sent without one. */
   customer_details?: CustomerOverrides | null;
-  /** The items, each price as `amount` (served as `"12500.00"`), each quantity an integer of at least 1. */
-  items?: { name: string; price: number | string; quantity: number }[];
+  /** The items bought. Default: one item at the charge's amount. */
+  items?: {
+    /** What is bought; not empty. */
+    name: string;
+    /** Unit price, as `amount`; served as `"12500.00"`. */
+    price: number | string;
+    /** An integer of at least 1. */
+    quantity: number;
+  }[];
   /** Merged into the default virtual account of a `virtual_account` charge. */
   payment_method_options?: {
     /** The virtual account's `account_name` and `account_number`. */
