@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '31000 B',
+    limit: '31250 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

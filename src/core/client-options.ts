@@ -9,7 +9,7 @@ import { isBrowserLike, readEnv } from './environment.js';
 import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './log.js';
 import { optionValueProblems } from './option-checks.js';
 import { optionNames, readOptionsObject } from './option-names.js';
-import { maskRefusal, Secret } from './secrets.js';
+import { maskRefusal, MIN_KEY_LENGTH, Secret } from './secrets.js';
 import type { TransportConfig } from './transport.js';
 
 /**
@@ -103,9 +103,15 @@ export function readClientOptions(given: unknown, clientKey?: string): ClientOpt
   return values as ClientOptions;
 }
 
-/** `refusal`, with every form of `apiKey` masked when it is a key at all. */
+/**
+ * `refusal`, with every form of `apiKey` masked when it can be a key at all: a
+ * shorter one is refused at construction, and masking it would cut its
+ * letters out of the refusal's words.
+ */
 function masked(refusal: unknown, apiKey: unknown): unknown {
-  return typeof apiKey === 'string' && apiKey !== '' ? maskRefusal(refusal, new Secret(apiKey)) : refusal;
+  return typeof apiKey === 'string' && apiKey.length >= MIN_KEY_LENGTH
+    ? maskRefusal(refusal, new Secret(apiKey))
+    : refusal;
 }
 
 /**
@@ -169,6 +175,12 @@ function checkApiKey(apiKey: unknown): string {
     throw new LunasError(
       'The API key contains a space, a control character (such as a trailing newline) or a non-ASCII character; ' +
         'check how it is read from your secret store',
+    );
+  }
+  if (apiKey.length < MIN_KEY_LENGTH) {
+    throw new LunasError(
+      `The API key is shorter than ${MIN_KEY_LENGTH} characters, which no real key is: ` +
+        'check that the whole key was read from your secret store, not a placeholder',
     );
   }
   return apiKey;

@@ -73,10 +73,21 @@ export function readOptions<K extends string>(
  * when none is close. Names only: an option's value may be a secret.
  */
 export function unknownOptionMessage(name: string, known: readonly string[]): string {
+  return `Unknown option ${describeValue(name)}${nearestHint(name, known, 'options')}`;
+}
+
+/**
+ * `Unknown field: did you mean "pagesize"?` for a request field, as options
+ * get: the fields map already names the field, so the message does not.
+ */
+export function unknownFieldMessage(name: string, known: readonly string[]): string {
+  return `Unknown field${nearestHint(name, known, 'fields')}`;
+}
+
+/** `: did you mean "x"?`, or the known names when none is close. */
+function nearestHint(name: string, known: readonly string[], kind: string): string {
   const closest = closestNames(name, known);
-  return `Unknown option ${describeValue(name)}${
-    closest.length > 0 ? `: did you mean "${closest.join('" or "')}"?` : `; known options: ${known.join(', ')}`
-  }`;
+  return closest.length > 0 ? `: did you mean "${closest.join('" or "')}"?` : `; known ${kind}: ${known.join(', ')}`;
 }
 
 /**
@@ -88,7 +99,11 @@ function optionField(name: string): string {
   return describeValue(name).slice(1, -1);
 }
 
-/** Case, `_` and `-` are how names are mistyped most often across languages: `idempotency_key`, `baseUrl`. */
+/**
+ * Case, `_` and `-` are how names are mistyped most often across languages:
+ * `idempotency_key`, `baseUrl`, and `page_size` for `pagesize` (the service's
+ * list answer spells it with the `_` its request does not).
+ */
 const normalised = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 /**

@@ -15,12 +15,24 @@ const CUT = '…';
  */
 const MIN_CUT_PREFIX = 8;
 
+/**
+ * The shortest API key lunas takes. Masking replaces the key wherever it
+ * stands, glued to other text included (after `%2F` in an encoded URL, after
+ * `\n` in a JSON string), which is what keeps it from leaking; so the key must
+ * be too long to be ordinary text. Below 12 characters a key is a word or a
+ * placeholder (`k`, `test`, `changeme`), which masking would cut out of
+ * lunas's own messages ("Un[REDACTED]nown option"), and too short to be a
+ * secret that no one can guess; the shortest lunas documents, the sandbox's
+ * `sk_test_sandbox`, has 15.
+ */
+export const MIN_KEY_LENGTH = 12;
+
 /** How deep a foreign cause chain is followed: enough for fetch's own two levels, and bounded. */
 const MAX_CAUSES = 4;
 
 /**
  * The API key and one matcher for all its forms, built once per client from
- * a key the client checked (1+ printable ASCII characters). The key sits in
+ * a key the client checked ({@link MIN_KEY_LENGTH}+ printable ASCII characters). The key sits in
  * private fields: a `Secret` prints and serialises as `{}`.
  */
 export class Secret {

@@ -3,13 +3,29 @@
  * the service's objects and envelopes exactly as it sends them, valid by
  * default, with overrides. Overrides are checked by name: a misspelt field
  * (`stauts`) would otherwise leave the default in place and a test passing
- * for the wrong reason. To mimic a field the service adds later, spread the
- * result: `{ ...fakeCharge(), new_field: 1 }`.
+ * for the wrong reason; and by value, as strictly as the sandbox checks a
+ * request (factory-checks.ts). To mimic a field the service adds later,
+ * spread the result: `{ ...fakeCharge(), new_field: 1 }`.
  */
 import { chargeFee, DEFAULT_ACCOUNT_NAME, DEFAULT_EXPIRY_MS } from './charges.js';
+import {
+  currency,
+  datetime,
+  email,
+  fieldError,
+  type Fields,
+  items,
+  merchantTexts,
+  money,
+  nested,
+  nullableText,
+  oneOf,
+  text,
+  url,
+} from './factory-checks.js';
 import { newVirtualAccountNumber } from './ids.js';
 import { checkOptionNames } from './option-names.js';
-import { formatCents, parseCents } from './money.js';
+import { formatCents } from './money.js';
 import type { ChargeRecord, ChargeStatus, PaymentMethodType, TransferRecord } from './types.js';
 
 /** The customer details of a charge: each field optional. */
@@ -17,14 +33,23 @@ type CustomerOverrides = Partial<NonNullable<ChargeRecord['customer_details']>>;
 
 /** What {@link fakeCharge} takes: any field of the charge, nested objects merged into the defaults. @category Testing */
 export interface ChargeOverrides extends Partial<
-  Omit<ChargeRecord, 'amount' | 'fee' | 'customer_details' | 'payment_method_options'>
+  Omit<ChargeRecord, 'amount' | 'fee' | 'customer_details' | 'items' | 'payment_method_options'>
 > {
-  /** A number or a decimal string with at most two decimals; served as `"10000.00"`. */
+  /** Greater than 0: a number or a decimal string with at most two decimals; served as `"10000.00"`. */
   amount?: number | string;
   /** As `amount`. Default: what the service charges (0.7 % for `qris`, `"4000.00"` for `virtual_account`). */
   fee?: number | string;
   /** Merged into the default customer; `null` for a charge sent without one. */
   customer_details?: CustomerOverrides | null;
+  /** The items bought. Default: one item at the charge's amount. */
+  items?: {
+    /** What is bought; not empty. */
+    name: string;
+    /** Unit price, as `amount`; served as `"12500.00"`. */
+    price: number | string;
+    /** An integer of at least 1. */
+    quantity: number;
+  }[];
   /** Merged into the default virtual account of a `virtual_account` charge. */
   payment_method_options?: {
     /** The virtual account's `account_name` and `account_number`. */
@@ -34,7 +59,7 @@ export interface ChargeOverrides extends Partial<
 
 /** What {@link fakeTransfer} takes: any field of the transfer. @category Testing */
 export interface TransferOverrides extends Partial<Omit<TransferRecord, 'amount'>> {
-  /** A number or a decimal string with at most two decimals; served as `"2500.00"`. */
+  /** Greater than 0: a number or a decimal string with at most two decimals; served as `"2500.00"`. */
   amount?: number | string;
 }
 
@@ -78,8 +103,11 @@ const TRANSFER_FIELDS = [
  * A charge as `GET /v1/payments/charges/{id}` sends it: by default a pending
  * `qris` charge of Rp 10,000 created now, with a fresh id. `payment_method:
  * 'virtual_account'` brings a virtual account and its fee; `status:
- * 'success'` sets `paid_at`. An unknown field name, or a value of the wrong
- * kind, throws a `TypeError`.
+ * 'success'` sets `paid_at`. Each override is checked as the sandbox checks
+ * a request (`status` one of `pending`, `success`, `failed`; `currency` three
+ * letters; money above 0; times ISO 8601 with a zone, served in UTC); an
+ * unknown field name or a value the service could not send throws a
+ * `TypeError` naming the field and what it takes.
  *
  * @example
  * ```ts
@@ -89,139 +117,115 @@ const TRANSFER_FIELDS = [
  *   HttpResponse.json(successEnvelope(fakeCharge({ id: String(params.id), status: 'success' }))),
  * );
  * ```
- * @throws `TypeError` for an unknown field name or a value of the wrong kind.
+ * @throws `TypeError` for an unknown field name or a value the service could not send.
  * @category Testing
  */
 export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
   const given = checkOverrides(overrides, CHARGE_FIELDS, 'charge');
-  const method = (given.payment_method ?? 'qris') as PaymentMethodType;
-  if (method !== 'qris' && method !== 'virtual_account') throw fieldError('payment_method', 'qris or virtual_account');
-  const status = (text(given, 'status') ?? 'pending') as ChargeStatus;
-  const created = text(given, 'created_at') ?? new Date().toISOString();
-  const amount = money(given, 'amount') ?? 1_000_000n;
+  const method = oneOf<PaymentMethodType>(given, 'payment_method', ['qris', 'virtual_account'], 'qris');
+  const status = oneOf<ChargeStatus>(given, 'status', ['pending', 'success', 'failed'], 'pending');
+  const created = datetime(given, 'created_at', new Date().toISOString());
+  const amount = money(given, 'amount', 1_000_000n);
   const customer =
     given.customer_details === null ? {} : nested(given, 'customer_details', ['name', 'email', 'phone_number']);
   const charge: ChargeRecord = {
-    id: text(given, 'id') ?? randomId('ch_'),
+    id: text(given, 'id', randomId('ch_'), true),
     payment_method: method,
     channel: nullableText(given, 'channel', null),
     status,
-    currency: text(given, 'currency') ?? 'idr',
+    currency: currency(given),
     amount: formatCents(amount),
-    fee: formatCents(money(given, 'fee') ?? chargeFee(method, amount)),
-    client_reference_id: nullableText(given, 'client_reference_id', 'order-1001'),
+    fee: formatCents(money(given, 'fee', chargeFee(method, amount), 0n)),
+    ...merchantTexts(given, 'order-1001'),
     customer_details:
       given.customer_details === null
         ? null
         : {
-            name: nullableText(customer, 'name', 'Siti Rahayu', 'customer_details.'),
-            email: nullableText(customer, 'email', 'siti@example.com', 'customer_details.'),
-            phone_number: nullableText(customer, 'phone_number', '+6281234567890', 'customer_details.'),
+            name: nullableText(customer, 'name', 'Siti Rahayu', undefined, 'customer_details.'),
+            email: email(customer, 'siti@example.com', 'customer_details.'),
+            phone_number: nullableText(customer, 'phone_number', '+6281234567890', undefined, 'customer_details.'),
           },
-    items: (given.items as ChargeRecord['items'] | undefined) ?? [
-      { name: 'Kopi susu', price: formatCents(amount), quantity: 1 },
-    ],
-    description: nullableText(given, 'description', null),
-    expires_at: text(given, 'expires_at') ?? new Date(Date.parse(created) + DEFAULT_EXPIRY_MS[method]).toISOString(),
-    paid_at: nullableText(given, 'paid_at', status === 'success' ? created : null),
+    items: items(given, [{ name: 'Kopi susu', price: formatCents(amount), quantity: 1 }]),
+    expires_at: datetime(given, 'expires_at', new Date(Date.parse(created) + DEFAULT_EXPIRY_MS[method]).toISOString()),
+    paid_at: paidAt(given, status, created),
     created_at: created,
-    updated_at: text(given, 'updated_at') ?? created,
+    updated_at: datetime(given, 'updated_at', created),
   };
-  if (given.items !== undefined && !Array.isArray(given.items)) throw fieldError('items', 'an array');
   const options = nested(given, 'payment_method_options', ['virtual_account']);
   if (method === 'virtual_account' || options.virtual_account !== undefined) {
     const label = 'payment_method_options.virtual_account';
     const account = nested(options, 'virtual_account', ['account_name', 'account_number'], label);
+    const name = charge.customer_details?.name ?? DEFAULT_ACCOUNT_NAME;
     charge.payment_method_options = {
       virtual_account: {
-        account_name:
-          text(account, 'account_name', `${label}.`) ?? charge.customer_details?.name ?? DEFAULT_ACCOUNT_NAME,
-        account_number: text(account, 'account_number', `${label}.`) ?? newVirtualAccountNumber(),
+        account_name: text(account, 'account_name', name, false, `${label}.`),
+        account_number: text(account, 'account_number', newVirtualAccountNumber(), true, `${label}.`),
       },
     };
   }
   for (const name of ['payment_url', 'qr_code_url'] as const) {
-    const url = text(given, name);
-    if (url !== undefined) charge[name] = url;
+    const address = url(given, name);
+    if (address !== undefined) charge[name] = address;
   }
   return charge;
 }
 
+/** `paid_at`: a time on a charge with status `success` (its creation by default), `null` on any other. */
+function paidAt(given: Fields, status: ChargeStatus, created: string): string | null {
+  const value = given.paid_at;
+  if (status !== 'success') {
+    if (value !== undefined && value !== null) {
+      throw fieldError('paid_at', `null for a ${status} charge: only a charge with status success was paid`, value);
+    }
+    return null;
+  }
+  if (value === null) throw fieldError('paid_at', 'a time for a charge with status success', value);
+  return datetime(given, 'paid_at', created);
+}
+
 /**
  * A transfer as `POST /v1/transfers` and the list send it: by default Rp
- * 25,000 from `acc_merchant` to `acc_partner`, succeeded, created now.
- * Unknown field names and values of the wrong kind throw a `TypeError`.
- * @throws `TypeError` for an unknown field name or a value of the wrong kind.
+ * 25,000 from `acc_merchant` to `acc_partner`, succeeded, created now. Each
+ * override is checked as the sandbox checks a request (`status` one of
+ * `succeeded`, `failed`; `currency` idr; money above 0; times ISO 8601 with
+ * a zone, served in UTC); an unknown field name or a value the service could
+ * not send throws a `TypeError` naming the field and what it takes.
+ * @throws `TypeError` for an unknown field name or a value the service could not send.
  * @category Testing
  */
 export function fakeTransfer(overrides: TransferOverrides = {}): TransferRecord {
   const given = checkOverrides(overrides, TRANSFER_FIELDS, 'transfer');
-  const status = given.status ?? 'succeeded';
-  if (status !== 'succeeded' && status !== 'failed') throw fieldError('status', 'succeeded or failed');
-  const created = text(given, 'created_at') ?? new Date().toISOString();
+  // A charge's statuses are other words (`success`): the likeliest mix-up, named.
+  const status = oneOf(
+    given,
+    'status',
+    ['succeeded', 'failed'],
+    'succeeded',
+    "; pending and success are a charge's statuses",
+  );
+  const transferCurrency = given.currency ?? 'idr';
+  if (typeof transferCurrency !== 'string' || transferCurrency.toLowerCase() !== 'idr') {
+    throw fieldError('currency', 'idr, the only currency transfers support', transferCurrency);
+  }
+  const created = datetime(given, 'created_at', new Date().toISOString());
   return {
-    id: text(given, 'id') ?? randomId('tr_'),
-    source_account_id: text(given, 'source_account_id') ?? 'acc_merchant',
-    destination_account_id: text(given, 'destination_account_id') ?? 'acc_partner',
-    source_account_name: text(given, 'source_account_name') ?? 'Merchant',
-    destination_account_name: text(given, 'destination_account_name') ?? 'Partner',
+    id: text(given, 'id', randomId('tr_'), true),
+    source_account_id: text(given, 'source_account_id', 'acc_merchant', true),
+    destination_account_id: text(given, 'destination_account_id', 'acc_partner', true),
+    source_account_name: text(given, 'source_account_name', 'Merchant'),
+    destination_account_name: text(given, 'destination_account_name', 'Partner'),
     status,
-    currency: text(given, 'currency') ?? 'idr',
-    amount: formatCents(money(given, 'amount') ?? 2_500_000n),
-    description: nullableText(given, 'description', null),
-    client_reference_id: nullableText(given, 'client_reference_id', null),
+    currency: 'idr',
+    amount: formatCents(money(given, 'amount', 2_500_000n)),
+    ...merchantTexts(given, null),
     created_at: created,
-    updated_at: text(given, 'updated_at') ?? created,
+    updated_at: datetime(given, 'updated_at', created),
   };
 }
 
 /** Own enumerable names only, each a known field; the values read once. */
-function checkOverrides<K extends string>(given: unknown, known: readonly K[], what: string): { [P in K]?: unknown } {
+function checkOverrides<K extends string>(given: unknown, known: readonly K[], what: string): Fields {
   return checkOptionNames(given, known, `The ${what} overrides must be an object of fields`, `${what} field`);
-}
-
-const fieldMessage = (name: string, expected: string): string => `The ${name} override must be ${expected}`;
-
-function fieldError(name: string, expected: string): TypeError {
-  return new TypeError(fieldMessage(name, expected));
-}
-
-function text(given: Record<string, unknown>, name: string, prefix = ''): string | undefined {
-  const value = given[name];
-  if (value !== undefined && typeof value !== 'string') throw fieldError(prefix + name, 'a string');
-  return value;
-}
-
-function nullableText(
-  given: Record<string, unknown>,
-  name: string,
-  fallback: string | null,
-  prefix = '',
-): string | null {
-  const value = given[name];
-  if (value === undefined) return fallback;
-  if (value !== null && typeof value !== 'string') throw fieldError(prefix + name, 'a string or null');
-  return value;
-}
-
-function money(given: Record<string, unknown>, name: string): bigint | undefined {
-  const value = given[name];
-  if (value === undefined) return undefined;
-  const cents = parseCents(value);
-  if (cents === undefined || cents < 0n) throw fieldError(name, 'an amount such as 10000 or "10000.00"');
-  return cents;
-}
-
-/** A nested object override, its names checked; `{}` when not given. */
-function nested(
-  given: Record<string, unknown>,
-  name: string,
-  known: readonly string[],
-  label = name,
-): Record<string, unknown> {
-  const value = given[name];
-  if (value === undefined) return {};
-  return checkOptionNames(value, known, fieldMessage(label, 'an object'), `${label} field`);
 }
 
 function randomId(prefix: string): string {

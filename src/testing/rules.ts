@@ -38,10 +38,11 @@ export interface AccountLookup {
   isActive(accountId: string): boolean | undefined;
 }
 
-const CLIENT_REFERENCE_ID_MAX = 50;
-const DESCRIPTION_MAX = 255;
+/** The longest `client_reference_id` and `description`, in code points (the factories check them too). */
+export const CLIENT_REFERENCE_ID_MAX = 50;
+export const DESCRIPTION_MAX = 255;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))$/i;
 
@@ -62,7 +63,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 const absent = (value: unknown): value is null | undefined => value === undefined || value === null;
 
 /** Lengths count Unicode code points, so an emoji is one character. */
-const codePoints = (text: string): number => [...text].length;
+export const codePoints = (text: string): number => [...text].length;
 
 function optionalString(out: Collector, field: string, label: string, value: unknown, max?: number): string | null {
   if (absent(value)) return null;
@@ -91,7 +92,7 @@ function money(out: Collector, field: string, label: string, value: unknown): bi
 }
 
 /** Parses an ISO 8601 datetime with an explicit offset, rejecting impossible dates. */
-function parseIsoDatetime(text: string): Date | undefined {
+export function parseIsoDatetime(text: string): Date | undefined {
   const m = ISO_DATETIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [

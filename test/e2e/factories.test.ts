@@ -60,3 +60,59 @@ describe('a response mismatch over HTTP names what is wrong', () => {
     ]);
   });
 });
+
+/** A charge request sent as curl would, past the SDK's own checks: the sandbox's answer. */
+async function sandboxAnswer(url: string, apiKey: string, body: object): Promise<{ status: number; data: unknown }> {
+  const response = await fetch(`${url}/v1/payments/charges`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ payment_method: 'qris', amount: 10_000, ...body }),
+  });
+  const envelope = (await response.json()) as { data: unknown };
+  return { status: response.status, data: envelope.data };
+}
+
+describe('the factories are as strict as the sandbox, field by field', () => {
+  it.each<[string, object]>([
+    ['currency', { currency: 'rupiah' }],
+    ['expires_at', { expires_at: 'yesterday' }],
+    ['amount', { amount: 0 }],
+    ['amount', { amount: '1.234' }],
+    ['customer_details.email', { customer_details: { email: 'nope' } }],
+    ['description', { description: 'd'.repeat(256) }],
+    ['items.0.price', { items: [{ name: 'Teh', price: 0, quantity: 1 }] }],
+    ['items.0.quantity', { items: [{ name: 'Teh', price: 1, quantity: 0 }] }],
+  ])('%s: what the sandbox refuses in a request, the factory refuses naming the field', async (field, value) => {
+    const { sandbox } = await start();
+    const answer = await sandboxAnswer(sandbox.url, sandbox.apiKey, value);
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.data as object)).toEqual([field]);
+    expect(() => fakeCharge(value as never)).toThrow(TypeError);
+    expect(() => fakeCharge(value as never)).toThrow(`The ${field} override must be`);
+  });
+
+  it('what the sandbox accepts, the factory serves in the same form', async () => {
+    const { sandbox } = await start();
+    const request = {
+      currency: 'IDR',
+      expires_at: '2031-11-23T10:00:00+07:00',
+      items: [{ name: 'Kopi susu', price: '12500.5', quantity: 2 }],
+    };
+    const answer = await sandboxAnswer(sandbox.url, sandbox.apiKey, request);
+    expect(answer.status).toBe(200);
+    const served = answer.data as Record<string, unknown>;
+    const fake = fakeCharge(request);
+    for (const name of ['currency', 'expires_at', 'items'] as const) expect(fake[name]).toEqual(served[name]);
+  });
+
+  it('a transfer status is succeeded or failed, as the sandbox serves it; success (a charge’s) is refused', async () => {
+    const { client } = await start();
+    const created = await client.transfers.create({
+      destination_account_id: 'acc_partner',
+      amount: 1,
+      currency: 'idr',
+    });
+    expect(fakeTransfer({ status: created.status }).status).toBe('succeeded');
+    expect(() => fakeTransfer({ status: 'success' } as never)).toThrow(/status override must be succeeded or failed/);
+  });
+});

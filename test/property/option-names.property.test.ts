@@ -9,7 +9,8 @@
  * valid options are accepted and honoured in every form a JavaScript caller
  * may build them: plain, `null`-prototype, with inherited extras, with symbol
  * or non-enumerable extras, and with `Object.prototype` polluted (restored
- * after each run).
+ * after each run). Request fields (list params, create bodies, items[]) get
+ * the same suggestion.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -312,6 +313,60 @@ describe('a name one edit from a known one', () => {
           expect(messages).toHaveLength(1);
           expect(messages![0]!.startsWith(`Unknown option ${JSON.stringify(typo)}`)).toBe(true);
           const names = suggested(messages![0]!);
+          expect(names.length).toBeGreaterThan(0);
+          if (unambiguous(typo, intended, known)) expect(names).toEqual([intended]);
+        }),
+        { numRuns: Math.ceil(RUNS / 3) },
+      );
+    },
+  );
+});
+
+/** Where request fields are checked by name: the fields each object knows, and a call adding `typo` there. */
+const CHARGE = { payment_method: 'qris', amount: 10 } as const;
+const ITEM = { name: 'Kopi', price: 10, quantity: 1 };
+const FIELDS: { label: string; known: string[]; field: (typo: string) => string; call: (typo: string) => unknown }[] = [
+  { label: 'list params', known: ['page', 'pagesize'], field: (t) => t, call: (t) => client.charges.list({ [t]: 1 }) },
+  {
+    label: 'transfers.create',
+    known: ['destination_account_id', 'amount', 'currency', 'client_reference_id', 'description'],
+    field: (t) => t,
+    call: (t) => client.transfers.create({ ...TRANSFER, [t]: 'x' }),
+  },
+  {
+    label: 'charges.create',
+    known: [
+      'payment_method',
+      'amount',
+      'channel',
+      'currency',
+      'customer_details',
+      'client_reference_id',
+      'expires_at',
+      'items',
+      'description',
+      'payment_method_options',
+    ],
+    field: (t) => t,
+    call: (t) => client.charges.create({ ...CHARGE, [t]: 'x' } as never),
+  },
+  {
+    label: 'charges.create items[]',
+    known: ['name', 'price', 'quantity'],
+    field: (t) => `items.1.${t}`,
+    call: (t) => client.charges.create({ ...CHARGE, items: [ITEM, { ...ITEM, [t]: 'x' }] }),
+  },
+];
+
+describe('a request field one edit from a known one', () => {
+  it.each(FIELDS)(
+    'is refused in $label before anything is sent, suggesting the intended field',
+    async ({ known, field, call }) => {
+      await fc.assert(
+        fc.asyncProperty(typoOf(known), async ({ intended, typo }) => {
+          const error = await callError(async () => call(typo), {});
+          expect(Object.keys(error.fields)).toEqual([field(typo)]);
+          const names = suggested(error.fields[field(typo)]![0]!);
           expect(names.length).toBeGreaterThan(0);
           if (unambiguous(typo, intended, known)) expect(names).toEqual([intended]);
         }),

@@ -225,6 +225,32 @@ describe('the API key as a name the caller gave', () => {
   });
 });
 
+describe('a key too short to mask safely', () => {
+  it('is refused at construction, and never cuts letters out of a message', () => {
+    const short = fc.string({ unit: alphabet(PRINTABLE), minLength: 1, maxLength: 11 });
+    fc.assert(
+      fc.property(short, (apiKey) => {
+        const refusal = (options: object) => {
+          try {
+            new Client({ apiKey, baseURL: BASE_URL, ...options });
+          } catch (error) {
+            return error;
+          }
+          return undefined;
+        };
+        expect(refusal({})).toEqual(
+          new LunasError(
+            'The API key is shorter than 12 characters, which no real key is: ' +
+              'check that the whole key was read from your secret store, not a placeholder',
+          ),
+        );
+        expect(refusal({ timeOut: 1 })).toEqual(new LunasError('Unknown option "timeOut": did you mean "timeout"?'));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 describe('the matcher', () => {
   it('masks every form an encoder gives any key, inside any text', () => {
     fc.assert(

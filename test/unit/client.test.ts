@@ -120,6 +120,33 @@ describe('API key and base URL', () => {
     expect(() => new Client({ baseURL: BASE_URL })).toThrow(LunasError);
   });
 
+  it.each(['k', 'test', 'changeme', 'sk_live_abc'])(
+    'an API key shorter than 12 characters (%j) is refused, saying so without echoing it',
+    (apiKey) => {
+      const error = constructionError({ apiKey, baseURL: BASE_URL });
+      expect(error.message).toBe(
+        'The API key is shorter than 12 characters, which no real key is: ' +
+          'check that the whole key was read from your secret store, not a placeholder',
+      );
+      if (apiKey.length > 1) expect(error.message).not.toContain(apiKey);
+    },
+  );
+
+  it('a short key in LUNAS_API_KEY is refused too; 12 characters are enough', () => {
+    vi.stubEnv('LUNAS_API_KEY', 'sk_env_key');
+    expect(() => new Client({ baseURL: BASE_URL })).toThrow(/shorter than 12 characters/);
+    expect(new Client({ apiKey: 'sk_test_1234', baseURL: BASE_URL }).baseURL).toBe(BASE_URL);
+  });
+
+  it('a short key never mangles a message: "Unknown option" stays whole (not "Un[REDACTED]nown")', () => {
+    const error = constructionError({ apiKey: 'k', baseURL: BASE_URL, timeOut: 1 } as ClientOptions);
+    expect(error.message).toBe('Unknown option "timeOut": did you mean "timeout"?');
+    vi.stubEnv('LUNAS_API_KEY', 'o');
+    expect(constructionError({ baseURL: BASE_URL, maxRetry: 1 } as ClientOptions).message).toBe(
+      'Unknown option "maxRetry": did you mean "maxRetries"?',
+    );
+  });
+
   it.each([
     ['http://localhost', 'http://localhost'],
     ['http://localhost:4010/', 'http://localhost:4010'],

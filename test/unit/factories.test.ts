@@ -71,7 +71,7 @@ describe('fakeCharge', () => {
     ['a misspelt field', { stauts: 'success' }, /Unknown charge field "stauts": did you mean "status"\?/],
     ['a misspelt nested field', { customer_details: { emial: 'a@b.c' } }, /Unknown customer_details field "emial"/],
     ['an amount that is not money', { amount: '10,000' }, /amount override must be an amount/],
-    ['a status that is not a string', { status: 1 }, /status override must be a string/],
+    ['a status that is not a string', { status: 1 }, /status override must be pending, success or failed \(got 1\)/],
     [
       'an unknown payment method',
       { payment_method: 'card' },
@@ -82,6 +82,118 @@ describe('fakeCharge', () => {
   ])('%s throws a TypeError', (_label, overrides, message) => {
     expect(() => fakeCharge(overrides as never)).toThrow(TypeError);
     expect(() => fakeCharge(overrides as never)).toThrow(message);
+  });
+});
+
+describe('fakeCharge: every override as strict as the sandbox is with a request', () => {
+  it.each<[string, object, RegExp]>([
+    ['status paid', { status: 'paid' }, /^The status override must be pending, success or failed \(got "paid"\)$/],
+    [
+      'currency rupiah',
+      { currency: 'rupiah' },
+      /^The currency override must be a three-letter currency code such as idr \(got "rupiah"\)$/,
+    ],
+    ['created_at yesterday', { created_at: 'yesterday' }, /^The created_at override must be an ISO 8601 datetime/],
+    ['expires_at yesterday', { expires_at: 'yesterday' }, /^The expires_at override must be an ISO 8601 datetime/],
+    ['updated_at 30 February', { updated_at: '2026-02-30T00:00:00Z' }, /^The updated_at override must be/],
+    ['created_at without a zone', { created_at: '2026-11-23T10:00:00' }, /created_at override .* with a zone/],
+    ['a paid_at that is no time', { status: 'success', paid_at: 'now' }, /^The paid_at override must be/],
+    ['amount 0', { amount: 0 }, /^The amount override must be an amount greater than 0/],
+    ['amount -5', { amount: -5 }, /^The amount override must be an amount greater than 0/],
+    ['amount with three decimals', { amount: '1.234' }, /^The amount override must be an amount/],
+    ['fee -1', { fee: -1 }, /^The fee override must be an amount of at least 0/],
+    ['an empty id', { id: '' }, /^The id override must be a non-empty string/],
+    ['a channel of the wrong kind', { channel: 5 }, /^The channel override must be a string or null \(got 5\)$/],
+    ['client_reference_id of 51', { client_reference_id: 'r'.repeat(51) }, /client_reference_id .* at most 50/],
+    ['description of 256', { description: 'd'.repeat(256) }, /^The description override .* at most 255 characters/],
+    ['an invalid email', { customer_details: { email: 'nope' } }, /^The customer_details\.email override must be/],
+    ['items not an array', { items: 'tea' }, /^The items override must be an array/],
+    ['an item that is no object', { items: [null] }, /^The items\.0 override must be an object/],
+    [
+      'a misspelt item field',
+      { items: [{ name: 'Teh', pric: 1 }] },
+      /Unknown items\.0 field "pric": did you mean "price"\?/,
+    ],
+    ['an item price of 0', { items: [{ name: 'Teh', price: 0, quantity: 1 }] }, /^The items\.0\.price override/],
+    [
+      'an item quantity of 1.5',
+      { items: [{ name: 'Teh', price: 1, quantity: 1.5 }] },
+      /^The items\.0\.quantity override must be an integer of at least 1 \(got 1\.5\)$/,
+    ],
+    ['an item without a name', { items: [{ name: '', price: 1, quantity: 1 }] }, /^The items\.0\.name override/],
+    ['a paid_at on a pending charge', { paid_at: '2026-11-23T03:00:00Z' }, /paid_at override must be null .* pending/],
+    [
+      'a paid charge without paid_at',
+      { status: 'success', paid_at: null },
+      /paid_at override must be a time .* success/,
+    ],
+    ['a payment_url that is no URL', { payment_url: 'pay here' }, /^The payment_url override must be an absolute URL/],
+    [
+      'an account number of the wrong kind',
+      { payment_method: 'virtual_account', payment_method_options: { virtual_account: { account_number: 8800 } } },
+      /^The payment_method_options\.virtual_account\.account_number override must be a non-empty string/,
+    ],
+  ])('%s throws a TypeError naming the field and what it takes', (_label, overrides, message) => {
+    expect(() => fakeCharge(overrides as never)).toThrow(TypeError);
+    expect(() => fakeCharge(overrides as never)).toThrow(message);
+  });
+
+  it('what the sandbox accepts is served as the sandbox serves it', () => {
+    const wire = fakeCharge({
+      currency: 'IDR',
+      created_at: '2026-11-23T10:00:00+07:00',
+      expires_at: '2026-11-23T03:15:00Z',
+      fee: 0,
+      items: [
+        { name: 'Kopi susu', price: 12_500, quantity: 2 },
+        { name: 'Roti', price: '5000.5', quantity: 1 },
+      ],
+    });
+    expect(wire).toMatchObject({
+      currency: 'idr',
+      created_at: '2026-11-23T03:00:00.000Z',
+      updated_at: '2026-11-23T03:00:00.000Z',
+      expires_at: '2026-11-23T03:15:00.000Z',
+      fee: '0.00',
+      items: [
+        { name: 'Kopi susu', price: '12500.00', quantity: 2 },
+        { name: 'Roti', price: '5000.50', quantity: 1 },
+      ],
+    });
+    const paid = fakeCharge({ status: 'success', paid_at: '2026-11-23T03:05:00.5Z' });
+    expect(paid.paid_at).toBe('2026-11-23T03:05:00.500Z');
+    expect(fakeCharge({ status: 'failed' }).paid_at).toBeNull();
+  });
+});
+
+describe('fakeTransfer: every override as strict as the sandbox is with a request', () => {
+  it.each<[string, object, RegExp]>([
+    [
+      'status success (a charge’s word)',
+      { status: 'success' },
+      /^The status override must be succeeded or failed \(got "success"\); pending and success are a charge's/,
+    ],
+    ['currency usd', { currency: 'usd' }, /^The currency override must be idr, the only currency transfers support/],
+    ['amount 0', { amount: 0 }, /^The amount override must be an amount greater than 0/],
+    ['created_at yesterday', { created_at: 'yesterday' }, /^The created_at override must be an ISO 8601 datetime/],
+    [
+      'an empty destination',
+      { destination_account_id: '' },
+      /^The destination_account_id override must be a non-empty/,
+    ],
+    ['description of 256', { description: 'd'.repeat(256) }, /^The description override .* at most 255 characters/],
+  ])('%s throws a TypeError naming the field and what it takes', (_label, overrides, message) => {
+    expect(() => fakeTransfer(overrides as never)).toThrow(TypeError);
+    expect(() => fakeTransfer(overrides as never)).toThrow(message);
+  });
+
+  it('currency IDR is served as idr, a time with an offset in UTC', () => {
+    expect(fakeTransfer({ currency: 'IDR', created_at: '2026-11-23T10:00:00+07:00' })).toMatchObject({
+      currency: 'idr',
+      status: 'succeeded',
+      created_at: '2026-11-23T03:00:00.000Z',
+    });
+    expect(fakeTransfer({ status: 'failed' }).status).toBe('failed');
   });
 });
 

@@ -288,30 +288,62 @@ describe('charge create: expires_at', () => {
 
 describe('charge create: unknown fields', () => {
   it('at the top level', async () => {
-    await expectRefused(charge({ amout: 5 }), { amout: 'Unknown field' });
+    await expectRefused(charge({ amout: 5 }), { amout: 'Unknown field: did you mean "amount"?' });
+  });
+
+  it.each([
+    ['payment_methd', 'payment_method'],
+    ['clientReferenceId', 'client_reference_id'],
+    ['expiresAt', 'expires_at'],
+  ])('%s: did you mean %j?', async (name, closest) => {
+    await expectRefused(charge({ [name]: 'x' }), { [name]: `Unknown field: did you mean "${closest}"?` });
+  });
+
+  it('a name close to none: the known fields listed', async () => {
+    await expectRefused(charge({ colour: 'red' }), {
+      colour:
+        'Unknown field; known fields: payment_method, amount, channel, currency, customer_details, ' +
+        'client_reference_id, expires_at, items, description, payment_method_options',
+    });
   });
 
   it('inside customer_details', async () => {
     await expectRefused(charge({ customer_details: { email: 'a@b.co', mail: 'x' } }), {
-      'customer_details.mail': 'Unknown field',
+      'customer_details.mail': 'Unknown field: did you mean "email"?',
     });
   });
 
   it('inside items[]', async () => {
     await expectRefused(charge({ items: [{ name: 'Tea', price: 1, quantity: 1, sku: 'x' }] }), {
-      'items.0.sku': 'Unknown field',
+      'items.0.sku': 'Unknown field; known fields: name, price, quantity',
     });
+  });
+
+  it('inside items[]: pric, did you mean price?', async () => {
+    await expectRefused(
+      charge({
+        items: [
+          { name: 'Tea', price: 1, quantity: 1 },
+          { name: 'Kopi', pric: 2 },
+        ],
+      }),
+      {
+        'items.1.pric': 'Unknown field: did you mean "price"?',
+        'items.1.price': 'any',
+        'items.1.quantity': 'any',
+      },
+    );
   });
 
   it('inside payment_method_options.virtual_account', async () => {
     await expectRefused(
       charge({ payment_method: 'virtual_account', payment_method_options: { virtual_account: { bank: 'bca' } } }),
-      { 'payment_method_options.virtual_account.bank': 'Unknown field' },
+      { 'payment_method_options.virtual_account.bank': 'Unknown field; known fields: account_name, account_number' },
     );
   });
 
   it('wire-only response fields are not accepted in a request (status)', async () => {
-    await expectRefused(charge({ status: 'success' }), { status: 'Unknown field' });
+    await expectRefused(charge({ status: 'success' }), { status: /^Unknown field; known fields: / });
   });
 
   it('payment_method_options.virtual_account fields of the wrong type', async () => {
@@ -346,7 +378,7 @@ describe('charge create: everything wrong at once', () => {
         'items.0.price': 'any',
         'items.0.quantity': 'any',
         expires_at: 'any',
-        colour: 'Unknown field',
+        colour: /^Unknown field; known fields: /,
       },
     );
     expect(error.message).toContain('payment_method');
@@ -410,9 +442,17 @@ describe('transfer create', () => {
 
   it('unknown fields, including source_account_id (never sent: it is the caller)', async () => {
     await expectRefused(transfer({ source_account_id: 'acc_merchant', memo: 'x' }), {
-      source_account_id: 'Unknown field',
-      memo: 'Unknown field',
+      source_account_id: /^Unknown field; known fields: /,
+      memo: /^Unknown field; known fields: /,
     });
+  });
+
+  it.each([
+    ['ammount', 'amount'],
+    ['destination_account', 'destination_account_id'],
+    ['Currency', 'currency'],
+  ])('%s: did you mean %j?', async (name, closest) => {
+    await expectRefused(transfer({ [name]: 'x' }), { [name]: `Unknown field: did you mean "${closest}"?` });
   });
 
   it('description of 256 characters', async () => {
@@ -445,8 +485,16 @@ describe('list params', () => {
       await expectRefused((c) => list(c, { pagesize }), { pagesize: 'any' });
     });
 
-    it('page_size (the response spelling) is an unknown field', async () => {
-      await expectRefused((c) => list(c, { page_size: 10 }), { page_size: 'Unknown field' });
+    it('page_size (the response spelling): did you mean pagesize?', async () => {
+      await expectRefused((c) => list(c, { page_size: 10 }), { page_size: 'Unknown field: did you mean "pagesize"?' });
+    });
+
+    it.each(['pageSize', 'PAGESIZE', 'page-size'])('%s: did you mean pagesize?', async (name) => {
+      await expectRefused((c) => list(c, { [name]: 10 }), { [name]: 'Unknown field: did you mean "pagesize"?' });
+    });
+
+    it('limit: the known fields listed', async () => {
+      await expectRefused((c) => list(c, { limit: 10 }), { limit: 'Unknown field; known fields: page, pagesize' });
     });
 
     it('both bad at once', async () => {
