@@ -35,9 +35,13 @@
 // warning saying whether an item can be a repeat, 68 B; what inspect prints of a since()
 // walk, 54 B; an ArrayBuffer from any realm and since()'s wording, 45 B; Client and Page no
 // longer naming themselves, so stack frames keep their names, -46 B).
+// Issue 24's money: 31,842 B (+855 B: a string amount with more than two decimals refused with
+// both readings spelled in words, "write 10000 for ten thousand, or 10.00 for ten", 660 B of it;
+// an amount sent only when its JSON literal is exactly that amount, with the ranges always sent
+// exactly; "1.500.000,50" answered with its plain form).
 import { bundleClient, ensureBuilt } from '../bench/bundle.js';
 
-const GZIP_BUDGET_BYTES = 31_000;
+const GZIP_BUDGET_BYTES = 31_900;
 
 ensureBuilt();
 const { gzipBytes, minifiedBytes, nodeBuiltins } = await bundleClient();
