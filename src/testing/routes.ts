@@ -19,6 +19,7 @@ import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
 import { servePaymentPage } from './payment-routes.js';
 import { decodeSegment, Router, type PathParams } from './router.js';
+import { readJson, type JsonBody } from './json.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 
 /** A request whose body has been read, as the service sees it. */
@@ -79,31 +80,35 @@ const retrieveById =
     return item === undefined ? failReply(404, { message: notFound }) : success(item);
   };
 
-type BodyResult = { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
+type BodyResult =
+  { ok: true; value: Record<string, unknown>; numberText: JsonBody['numberText'] } | { ok: false; reply: Reply };
 
-/** The JSON object a POST carries, or the reply refusing it. An empty body reads as `{}`. */
+/**
+ * The JSON object a POST carries, with its numbers' literals (money is read
+ * from them), or the reply refusing it. An empty body reads as `{}`.
+ */
 function jsonObject(request: ServiceRequest): BodyResult {
   const refuse = (reply: Reply): BodyResult => ({ ok: false, reply });
   if (request.body === 'too-large') return refuse(errorReply(413, 'Request body must be at most 1 MiB'));
-  if (request.body.length === 0) return { ok: true, value: {} };
+  if (request.body.length === 0) return { ok: true, value: {}, numberText: () => undefined };
   if (!JSON_TYPE.test(request.contentType ?? '')) {
     return refuse(errorReply(415, 'Content-Type must be application/json'));
   }
-  let parsed: unknown;
+  let parsed: JsonBody;
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(request.body));
+    parsed = readJson(new TextDecoder('utf-8', { fatal: true }).decode(request.body));
   } catch {
     return refuse(failReply(400, { message: 'Request body must be valid JSON' }));
   }
-  return isPlainObject(parsed)
-    ? { ok: true, value: parsed }
+  return isPlainObject(parsed.value)
+    ? { ok: true, value: parsed.value, numberText: parsed.numberText }
     : refuse(failReply(400, { message: 'Request body must be a JSON object' }));
 }
 
 const createCharge: Handler = (request, state) => {
   const body = jsonObject(request);
   if (!body.ok) return body.reply;
-  const checked = checkCharge(body.value);
+  const checked = checkCharge(body.value, body.numberText);
   if (!checked.ok) return failReply(400, checked.errors);
   return success(withPaymentUrls(state.charges.create(checked.value), state.baseUrl));
 };
@@ -111,7 +116,7 @@ const createCharge: Handler = (request, state) => {
 const createTransfer: Handler = (request, { ledger }) => {
   const body = jsonObject(request);
   if (!body.ok) return body.reply;
-  const checked = checkTransfer(body.value, ledger);
+  const checked = checkTransfer(body.value, ledger, body.numberText);
   if (!checked.ok) return failReply(400, checked.errors);
   const outcome = ledger.transfer(checked.value, request.idempotencyKey);
   switch (outcome.kind) {

@@ -3,11 +3,19 @@
  * applied here, independently of the SDK, so the sandbox catches whatever a
  * faulty client lets through.
  */
+import type { JsonBody } from './json.js';
 import { parseCents } from './money.js';
 import type { PaymentMethodType } from './types.js';
 
 /** Dotted field name -> messages, the shape of the `fail` envelope. */
 type FieldErrors = Record<string, string[]>;
+
+/**
+ * The literal a JSON number of the body was sent as, so money is read from its
+ * digits and not from a double; a body built in code has none.
+ */
+type NumberText = JsonBody['numberText'];
+const noLiterals: NumberText = () => undefined;
 
 type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
@@ -77,12 +85,12 @@ function optionalString(out: Collector, field: string, label: string, value: unk
   return value;
 }
 
-function money(out: Collector, field: string, label: string, value: unknown): bigint {
+function money(out: Collector, field: string, label: string, value: unknown, literal: string | undefined): bigint {
   if (absent(value)) {
     out.add(field, `${label} is required`);
     return 0n;
   }
-  const cents = parseCents(value);
+  const cents = parseCents(value, literal);
   if (cents === undefined) {
     out.add(field, `${label} must be a number with at most two decimal places`);
     return 0n;
@@ -119,7 +127,7 @@ export function parseIsoDatetime(text: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-function items(out: Collector, value: unknown): ChargeInput['items'] {
+function items(out: Collector, value: unknown, numberText: NumberText): ChargeInput['items'] {
   if (absent(value)) return [];
   if (!Array.isArray(value)) {
     out.add('items', 'Items must be an array');
@@ -135,7 +143,7 @@ function items(out: Collector, value: unknown): ChargeInput['items'] {
     if (absent(item.name) || item.name === '') out.add(`${at}.name`, 'Name is required');
     else if (typeof item.name !== 'string') out.add(`${at}.name`, 'Name must be a string');
     else name = item.name;
-    const price = money(out, `${at}.price`, 'Price', item.price);
+    const price = money(out, `${at}.price`, 'Price', item.price, numberText(item, 'price'));
     let quantity = 0;
     if (absent(item.quantity)) out.add(`${at}.quantity`, 'Quantity is required');
     else if (!Number.isSafeInteger(item.quantity) || (item.quantity as number) < 1) {
@@ -187,7 +195,7 @@ function virtualAccount(out: Collector, value: unknown): ChargeInput['virtualAcc
 }
 
 /** Validates a `POST /v1/payments/charges` body, collecting every failure. */
-export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput> {
+export function checkCharge(body: Record<string, unknown>, numberText = noLiterals): Checked<ChargeInput> {
   const out = new Collector();
 
   let paymentMethod: PaymentMethodType = 'qris';
@@ -196,7 +204,7 @@ export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput>
     out.add('payment_method', 'Payment method must be qris or virtual_account');
   } else paymentMethod = body.payment_method;
 
-  const amount = money(out, 'amount', 'Amount', body.amount);
+  const amount = money(out, 'amount', 'Amount', body.amount, numberText(body, 'amount'));
 
   let currency = 'idr';
   if (!absent(body.currency)) {
@@ -215,7 +223,7 @@ export function checkCharge(body: Record<string, unknown>): Checked<ChargeInput>
   const channel = optionalString(out, 'channel', 'Channel', body.channel);
   const { clientReferenceId, description } = merchantTexts(out, body);
   const customerDetails = customer(out, body.customer_details);
-  const chargeItems = items(out, body.items);
+  const chargeItems = items(out, body.items, numberText);
   const va = virtualAccount(out, body.payment_method_options);
 
   return out.result(() => ({
@@ -247,7 +255,11 @@ function merchantTexts(out: Collector, body: Record<string, unknown>) {
 }
 
 /** Validates a `POST /v1/transfers` body, destination account included. */
-export function checkTransfer(body: Record<string, unknown>, accounts: AccountLookup): Checked<TransferInput> {
+export function checkTransfer(
+  body: Record<string, unknown>,
+  accounts: AccountLookup,
+  numberText = noLiterals,
+): Checked<TransferInput> {
   const out = new Collector();
   const field = 'destination_account_id';
   const destination = body.destination_account_id;
@@ -261,7 +273,7 @@ export function checkTransfer(body: Record<string, unknown>, accounts: AccountLo
     } else if (!active) out.add(field, 'Destination account is not active');
   }
 
-  const amount = money(out, 'amount', 'Amount', body.amount);
+  const amount = money(out, 'amount', 'Amount', body.amount, numberText(body, 'amount'));
 
   let currency = 'idr';
   if (absent(body.currency) || body.currency === '') out.add('currency', 'Currency is required');

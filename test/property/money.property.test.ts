@@ -3,12 +3,13 @@
  * turn every decimal the service may send (a JSON number or a string, any
  * number of digits) into exactly the same amount written with two decimals,
  * or refuse it. They never round, never change a value, and normalising twice
- * changes nothing.
+ * changes nothing. A request's amount is sent as a JSON literal meaning
+ * exactly the amount given, or refused.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/index.js';
-import { money, normalizeMoney } from '../../src/core/money.js';
+import { money, moneyParam, normalizeMoney } from '../../src/core/money.js';
 import { formatCents, wireClient } from '../helpers/wire.js';
 import { chargeJson } from '../helpers/fixtures.js';
 
@@ -229,6 +230,103 @@ describe('money on the wire, through the SDK', () => {
       fc.asyncProperty(fc.bigInt({ min: -(10n ** 15n - 1n), max: 10n ** 15n - 1n }), async (cents) => {
         const amounts = await readAmounts(formatCents(cents));
         expect(amounts).toEqual(Array(3).fill(canonicalOrZero(cents)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+/**
+ * The exact value of a JSON number literal (or a decimal string), exponent
+ * included, in cents; undefined when it holds a fraction of a cent. Written
+ * with bigints, so it reads what the text says, not what a double makes of it.
+ */
+function literalCents(literal: string): bigint | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!match) throw new Error(`not a decimal literal: ${literal}`);
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const digits = BigInt(whole + fraction);
+  const shift = Number(exponent) - fraction.length + 2;
+  let cents: bigint;
+  if (shift >= 0) cents = digits * 10n ** BigInt(shift);
+  else {
+    const divisor = 10n ** BigInt(-shift);
+    if (digits % divisor !== 0n) return undefined;
+    cents = digits / divisor;
+  }
+  return sign === '-' ? -cents : cents;
+}
+
+/** The amount a caller gave, in cents: a string's digits, an integer's exact value, a fraction as JavaScript writes it. */
+function givenCents(value: number | string): bigint | undefined {
+  if (typeof value === 'string') return literalCents(value);
+  return Number.isInteger(value) ? BigInt(value) * 100n : literalCents(String(value));
+}
+
+describe('money in a request', () => {
+  const amount = moneyParam('Amount');
+
+  /** Amounts of every size, as numbers and strings, many of them past what a double carries. */
+  const requestAmounts: fc.Arbitrary<number | string> = fc.oneof(
+    anyCents.filter((cents) => cents > 0n).chain(stringForms),
+    anyCents.filter((cents) => cents > 0n).map((cents) => Number(formatCents(cents))),
+    fc.bigInt({ min: 2n ** 50n, max: 2n ** 75n }).chain((whole) => fc.constantFrom(Number(whole), whole.toString())),
+    fc
+      .tuple(fc.bigInt({ min: 10n ** 12n, max: 10n ** 17n }), fc.integer({ min: 0, max: 99 }))
+      .map(([whole, cents]) => `${whole}.${String(cents).padStart(2, '0')}`),
+    fc.double({ min: 0, noNaN: true }),
+  );
+
+  it('sends a literal that means exactly the amount given, or refuses it: never another amount', () => {
+    fc.assert(
+      fc.property(requestAmounts, (value) => {
+        const parsed = amount.safeParse(value);
+        if (!parsed.success) return;
+        const literal = /"amount":([^,}]+)/.exec(JSON.stringify({ amount: parsed.data }))![1]!;
+        expect(literalCents(literal)).toBe(givenCents(value));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('through the client too: the body sent writes amount and item price as exactly the amounts given', async () => {
+    const { client, sent } = wireClient(() => new Response('{}', { status: 400 }));
+    await fc.assert(
+      fc.asyncProperty(requestAmounts, async (value) => {
+        sent.length = 0;
+        await client.charges
+          .create({ payment_method: 'qris', amount: value, items: [{ name: 'Tea', price: value, quantity: 1 }] })
+          .catch(() => undefined);
+        if (sent.length === 0) return;
+        const body = sent[0]!.body;
+        for (const field of ['amount', 'price']) {
+          const literal = new RegExp(`"${field}":([^,}]+)`).exec(body)![1]!;
+          expect(literalCents(literal)).toBe(givenCents(value));
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses every string with more than two digits after the point, zeros included', () => {
+    const longFraction = fc
+      .tuple(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.stringMatching(/^\d{3,8}$/))
+      .map(([whole, fraction]) => `${whole}.${fraction}`);
+    fc.assert(
+      fc.property(longFraction, (value) => {
+        const parsed = amount.safeParse(value);
+        expect(parsed.success).toBe(false);
+        expect(parsed.error!.issues[0]!.message).toContain("at most two digits after the '.'");
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('accepts every amount above 0 of at most 15 significant digits, as a number or a string', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }), fc.boolean(), (cents, asNumber) => {
+        const text = formatCents(cents);
+        expect(amount.safeParse(asNumber ? Number(text) : text).success).toBe(true);
       }),
       { numRuns: RUNS },
     );

@@ -660,7 +660,9 @@ describe('messages name the value given and how to fix it', () => {
     [
       '"1.234"',
       '1.234',
-      'Amount must be a number with at most two decimal places (got "1.234"; round it to two decimal places)',
+      `Amount must have at most two digits after the '.' (got "1.234"): in Indonesia '.' groups thousands, so it may ` +
+        `mean one thousand two hundred thirty-four; write 1234 for one thousand two hundred thirty-four, or round it ` +
+        `to cents, e.g. 1.23`,
     ],
     [
       '"1,5" (a decimal comma is not read as thousands)',
