@@ -187,69 +187,56 @@ async function readBody(response: Response, setCancel: (cancel: () => void) => v
     return text;
   }
   const body: unknown = response.body;
+  // Cancelling ends a pending read and closes the connection; it never throws.
+  const cancelling = (cancel: () => unknown) => {
+    const quiet = () =>
+      void Promise.resolve()
+        .then(cancel)
+        .catch(() => undefined);
+    setCancel(quiet);
+    return quiet;
+  };
   if (typeof (body as ReadableStream | null)?.getReader === 'function') {
-    return readStream((body as ReadableStream<Uint8Array>).getReader(), setCancel);
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    return readChunks(
+      () => reader.read(),
+      cancelling(() => reader.cancel()),
+    );
   }
-  // A custom fetch's body that is a Node.js stream (node-fetch's): its chunks, as they come.
+  // A custom fetch's body that is a Node.js stream (node-fetch's): return() destroys it.
   if (typeof (body as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function') {
-    return readChunks((body as AsyncIterable<unknown>)[Symbol.asyncIterator](), setCancel);
+    const chunks = (body as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    return readChunks(
+      () => chunks.next(),
+      cancelling(() => chunks.return?.()),
+    );
   }
   // Nothing to read chunk by chunk: the response's own text(), measured once whole.
   const text = await response.text();
-  if (overCap(text)) throw tooLarge();
+  if (text.length > MAX_RESPONSE_BODY_BYTES || new TextEncoder().encode(text).byteLength > MAX_RESPONSE_BODY_BYTES) {
+    throw tooLarge();
+  }
   return text;
 }
 
-async function readStream(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  setCancel: (cancel: () => void) => void,
-): Promise<string> {
-  const cancel = () => void reader.cancel().catch(() => undefined);
-  setCancel(cancel);
+/** The chunks `next` gives, decoded as UTF-8, until the end or past the cap, where `cancel` ends the read. */
+async function readChunks(next: () => Promise<IteratorResult<unknown>>, cancel: () => void): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await next();
     if (done) return text + decoder.decode();
-    bytes += value.byteLength;
+    // Text, from a Node.js stream given an encoding: counted as the UTF-8 it came as.
+    const chunk = typeof value === 'string' ? new TextEncoder().encode(value) : value;
+    if (!ArrayBuffer.isView(chunk)) throw new TypeError('a body chunk of neither bytes nor text');
+    bytes += chunk.byteLength;
     if (bytes > MAX_RESPONSE_BODY_BYTES) {
       cancel();
       throw tooLarge();
     }
-    text += decoder.decode(value, { stream: true });
+    text += decoder.decode(chunk, { stream: true });
   }
-}
-
-/** As {@link readStream}, for an async iterator of byte chunks (or of text, once a stream has an encoding). */
-async function readChunks(chunks: AsyncIterator<unknown>, setCancel: (cancel: () => void) => void): Promise<string> {
-  // return() destroys a Node.js stream, which closes its connection.
-  const cancel = () => void Promise.resolve(chunks.return?.()).catch(() => undefined);
-  setCancel(cancel);
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let text = '';
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await chunks.next();
-    if (done) return text + decoder.decode();
-    if (typeof value !== 'string' && !ArrayBuffer.isView(value))
-      throw new TypeError('a body chunk of neither bytes nor text');
-    bytes += typeof value === 'string' ? encoder.encode(value).byteLength : value.byteLength;
-    if (bytes > MAX_RESPONSE_BODY_BYTES) {
-      cancel();
-      throw tooLarge();
-    }
-    text += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
-  }
-}
-
-/** Whether `text` takes more than the cap in UTF-8; encoded only when its length alone does not decide. */
-function overCap(text: string): boolean {
-  // A UTF-16 code unit is one to three bytes in UTF-8 (a surrogate pair, two units, is four).
-  if (text.length > MAX_RESPONSE_BODY_BYTES) return true;
-  if (text.length * 3 <= MAX_RESPONSE_BODY_BYTES) return false;
-  return new TextEncoder().encode(text).byteLength > MAX_RESPONSE_BODY_BYTES;
 }
 
 /**

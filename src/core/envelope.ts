@@ -243,7 +243,7 @@ export function followedRedirectError(init: {
   const from = init.url === undefined ? 'after a redirect' : `from ${init.url}`;
   return new APIError({
     status: init.status,
-    message: `${init.label} was answered ${from}, not by the URL it asked: the fetch option followed a redirect or sent the request elsewhere, and ${NEVER_FOLLOWED} (so must a custom fetch)`,
+    message: `${init.label} was answered ${from}: the fetch option followed a redirect, and ${NEVER_FOLLOWED}`,
     body: undefined,
     headers: init.headers,
     idempotencyKey: init.idempotencyKey,

@@ -51,9 +51,14 @@ export class LunasError extends Error {
     return isInstanceOrBranded(this, value);
   }
 
-  /** A plain, key-free summary, so `JSON.stringify(error)` shows what went wrong. */
+  /**
+   * A plain, key-free summary, so `JSON.stringify(error)` shows what went
+   * wrong; `headers`, on the errors that carry them, as a plain record (a
+   * `Headers` object serialises as `{}`).
+   */
   toJSON(): Record<string, unknown> {
     const { cause: _cause, ...fields } = { ...this } as Record<string, unknown>;
+    if (fields.headers instanceof Headers) fields.headers = headersRecord(fields.headers);
     return { name: this.name, message: this.message, ...fields };
   }
 }
@@ -106,11 +111,6 @@ export class APIError extends LunasError {
     this.body = init.body;
     this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
-  }
-
-  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), headers: headersRecord(this.headers) };
   }
 }
 
@@ -203,11 +203,6 @@ export class ResponseBodyError extends LunasError {
     this.requestId = init.headers.get('x-request-id') ?? undefined;
     this.limit = init.limit;
   }
-
-  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), headers: headersRecord(this.headers) };
-  }
 }
 
 /** The caller's `AbortSignal` aborted the call; never retried. @category Errors */
@@ -281,11 +276,6 @@ export class ResponseValidationError extends LunasError {
     this.status = init.status;
     this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
-  }
-
-  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), headers: headersRecord(this.headers) };
   }
 }
 
