@@ -132,3 +132,39 @@ describe('a gzip bomb', () => {
     expect(peakRss - before.rss).toBeLessThan(12 * 8 * MiB);
   });
 });
+
+describe('a body that cannot be read, from a response that did arrive', () => {
+  /** A server answering every POST with `answer`, recording each attempt's Idempotency-Key. */
+  async function serving(answer: (response: import('node:http').ServerResponse) => void) {
+    const keys: string[] = [];
+    const server = createServer((request, response) => {
+      keys.push(String(request.headers['idempotency-key']));
+      answer(response);
+    });
+    const client = new Client({ apiKey: 'sk_test_cut', baseURL: await listenForTest(server), logLevel: 'off' });
+    return { client, keys };
+  }
+
+  it('a gzip body that does not inflate: ResponseBodyError unreadable, retried on the same key', async () => {
+    const { client, keys } = await serving((response) => {
+      response.writeHead(200, { 'content-encoding': 'gzip', 'retry-after-ms': '0' });
+      response.end(Buffer.from('this is not gzip at all'));
+    });
+    const error = await rejection(client.transfers.create(transferTo(1_000), { maxRetries: 1 }), ResponseBodyError);
+    expect(error).toMatchObject({ reason: 'unreadable', status: 200 });
+    expect(error.message).toContain('(after 2 attempts); retry with idempotencyKey');
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('a connection cut mid-body: ResponseBodyError unreadable, not APIConnectionError', async () => {
+    const { client, keys } = await serving((response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000', 'retry-after-ms': '0' });
+      response.write('{"status":"success","data":{');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const error = await rejection(client.transfers.create(transferTo(1_000), { maxRetries: 0 }), ResponseBodyError);
+    expect(error).toMatchObject({ reason: 'unreadable', status: 200 });
+    expect(keys).toHaveLength(1);
+  });
+});
