@@ -101,7 +101,7 @@ describe('a gzip bomb', () => {
       });
       response.end(bomb);
     });
-    const client = new Client({ apiKey: 'sk_test_bomb', baseURL: await listenForTest(server), logLevel: 'off' });
+    const client = new Client({ apiKey: 'sk_test_bomb_body', baseURL: await listenForTest(server), logLevel: 'off' });
     const events: ResponseEvent[] = [];
     client.on('response', (event) => events.push(event));
 
@@ -141,7 +141,7 @@ describe('a body that cannot be read, from a response that did arrive', () => {
       keys.push(String(request.headers['idempotency-key']));
       answer(response);
     });
-    const client = new Client({ apiKey: 'sk_test_cut', baseURL: await listenForTest(server), logLevel: 'off' });
+    const client = new Client({ apiKey: 'sk_test_cut_body', baseURL: await listenForTest(server), logLevel: 'off' });
     return { client, keys };
   }
 
