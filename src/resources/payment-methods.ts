@@ -21,7 +21,7 @@ export interface PaymentMethod {
   [field: string]: unknown;
 }
 
-const paymentMethodSchema = typedAs<PaymentMethod>(jsonObject);
+const paymentMethodSchema = typedAs<PaymentMethod>()(jsonObject);
 const paymentMethodList = z.array(paymentMethodSchema);
 
 /**

@@ -21,7 +21,7 @@ export interface Payout {
   [field: string]: unknown;
 }
 
-const payoutSchema = typedAs<Payout>(jsonObject);
+const payoutSchema = typedAs<Payout>()(jsonObject);
 const payoutList = z.array(payoutSchema);
 
 /**

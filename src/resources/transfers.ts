@@ -6,10 +6,11 @@ import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';
 import { currencyParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
+import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
 
 // The public types below are written for people; the schemas after them are
-// the runtime truth. test/unit/types.test.ts proves the two agree field by field.
+// the runtime truth. typedAs and paramsTypedAs make any disagreement between
+// the two a compile error.
 
 /**
  * Where a transfer stands: `succeeded` (the funds are available at once) or
@@ -75,51 +76,48 @@ export interface TransferCreateParams {
   description?: string | undefined;
 }
 
-/** The known transfer statuses: {@link TransferStatus}'s values. */
-export const transferStatuses = ['succeeded', 'failed'] as const;
-
 // Response: lenient. Unknown fields are kept and a status added later passes.
-/** The transfer as the wire has it (output typed by zod). Exported for the type tests. */
-export const transferWireSchema = looseObject({
-  id: z.string(),
-  source_account_id: z.string(),
-  destination_account_id: z.string(),
-  source_account_name: maybe(z.string()),
-  destination_account_name: maybe(z.string()),
-  status: openEnum(),
-  currency: z.string(),
-  amount: money,
-  description: maybe(z.string()),
-  client_reference_id: maybe(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-const transferSchema = typedAs<Transfer>(transferWireSchema);
+const transferSchema = typedAs<Transfer>()(
+  looseObject({
+    id: z.string(),
+    source_account_id: z.string(),
+    destination_account_id: z.string(),
+    source_account_name: maybe(z.string()),
+    destination_account_name: maybe(z.string()),
+    status: openEnum(),
+    currency: z.string(),
+    amount: money,
+    description: maybe(z.string()),
+    client_reference_id: maybe(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 
 // Request: strict, with the service's messages. Field docs: see TransferCreateParams.
-/** The create parameters' schema. Exported for the type tests. */
-export const transferCreateParams = z.strictObject({
-  destination_account_id: z
-    .string({
-      error: (issue) =>
-        issue.input === undefined
-          ? 'Destination account is required'
-          : `Destination account must be a string (got ${describeValue(issue.input)})`,
-    })
-    .check(z.minLength(1, 'Destination account is required')),
-  amount: moneyParam('Amount'),
-  /** Required; `idr` (in any case) is the only currency supported. */
-  currency: z.pipe(
-    currencyParam('Currency is required'),
-    z.literal('idr', {
-      error: (issue) => `Currency is not supported; only idr is, for now (got ${describeValue(issue.input)})`,
-    }),
-  ),
-  /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
-  client_reference_id: z.optional(textParam('Client reference ID', 50)),
-  description: z.optional(textParam('Description', 255)),
-});
+const transferCreateParams = paramsTypedAs<TransferCreateParams>()(
+  z.strictObject({
+    destination_account_id: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'Destination account is required'
+            : `Destination account must be a string (got ${describeValue(issue.input)})`,
+      })
+      .check(z.minLength(1, 'Destination account is required')),
+    amount: moneyParam('Amount'),
+    /** Required; `idr` (in any case) is the only currency supported. */
+    currency: z.pipe(
+      currencyParam('Currency is required'),
+      z.literal('idr', {
+        error: (issue) => `Currency is not supported; only idr is, for now (got ${describeValue(issue.input)})`,
+      }),
+    ),
+    /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
+    client_reference_id: z.optional(textParam('Client reference ID', 50)),
+    description: z.optional(textParam('Description', 255)),
+  }),
+);
 
 const transferList = z.array(transferSchema);
 
