@@ -274,11 +274,12 @@ export class Webhooks {
    * says now, whatever the event claimed. `options` are checked first, by name
    * and value, whatever the event.
    *
-   * @throws {@link RequestValidationError} when `options` are invalid; nothing is sent.
-   * @throws {@link EventValidationError} (answer 400) when the body is not an event, as for {@link parseEvent}.
-   * @throws {@link NotFoundError} when the event names a charge that does not exist (answer 4xx, do not act),
-   *   and the other errors of {@link Charges.retrieve}: {@link APIError} (a subclass per status),
-   *   {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
+   * @throws {@link EventValidationError} (answer 400) when the body is not an event, as for
+   *   {@link parseEvent}; nothing is sent.
+   * @throws {@link NotFoundError} when the event names a charge that does not exist (answer 4xx, do
+   *   not act).
+   * @throws {@link LunasError} every call's errors, those of reading the charge back: see
+   *   [the table](../docs/errors-and-retries.md#every-error-a-call-can-raise).
    * @example
    * ```ts
    * const { charge } = await client.webhooks.confirm(await request.text());

@@ -87,7 +87,10 @@ type Disagreement<I, S, Rule extends 'response' | 'request', At extends string =
   | NullishDisagreement<I, S, undefined, 'undefined', At>
   | ValueDisagreement<Exclude<I, null | undefined>, Exclude<S, null | undefined>, Rule, At>;
 
-/** One disagreement: the field as a path (`customer_details.name`, `items[].price`, empty for the whole object), why, both types. */
+/**
+ * One disagreement: the field as a path (`customer_details.name`,
+ * `items[].price`, empty for the whole object), why, and both types.
+ */
 interface Mismatch<At extends string, Why extends string, I, S> {
   field: At;
   why: Why;

@@ -125,17 +125,9 @@ export class Charges extends Resource {
    * Creates a charge and returns the customer's payment instructions. `params`
    * are checked first, before anything is sent.
    *
-   * @throws {@link RequestValidationError} when `params` or `options` are invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link RequestValidationError} when `params` are invalid; nothing is sent.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
@@ -157,17 +149,10 @@ export class Charges extends Resource {
    * The result has no `payment_url` or `qr_code_url`.
    *
    * @throws {@link RequestValidationError} when `id` cannot name a charge (not a non-empty
-   *   string, `.`, `..`, half a surrogate pair) or `options` are invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   *   string, `.`, `..`, half a surrogate pair); nothing is sent.
+   * @throws {@link NotFoundError} when there is no charge with that id.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
@@ -184,21 +169,13 @@ export class Charges extends Resource {
    * `for await` over it for every charge across pages, or over
    * `.since(time)` for the charges created since a time.
    *
-   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) or `options` are
-   *   invalid; nothing is sent. `list` itself never throws: these reject the returned
-   *   {@link PagePromise} when it is awaited or walked.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
-   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
-   *   than the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) are invalid; nothing
+   *   is sent. Like every error of a list, it rejects the returned {@link PagePromise} when that is
+   *   awaited or walked: `list` itself never throws.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more than
+   *   the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link LunasError} every call's errors, for each page fetched: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
