@@ -107,19 +107,11 @@ export class Client {
    * and checked by `options.schema` (any Standard Schema: zod, valibot, arktype).
    * The guide: [Calling endpoints the SDK does not cover yet](../docs/raw-requests.md).
    *
-   * @throws {@link RequestValidationError} when `path`, `options.query`, `options.schema` or another
-   *   option is invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented
-   *   shape, or `options.schema` rejects its `data`.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link RequestValidationError} when `path`, `options.query` or `options.schema` is
+   *   invalid; nothing is sent.
+   * @throws {@link ResponseValidationError} when `options.schema` rejects the response's `data`.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
@@ -138,19 +130,11 @@ export class Client {
    * JSON. Like every POST it carries an Idempotency-Key (yours, or a UUID),
    * the same on every attempt. Otherwise as {@link Client.get}.
    *
-   * @throws {@link RequestValidationError} when `path`, `options.body` (not JSON-serialisable),
-   *   `options.schema` or another option is invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented
-   *   shape, or `options.schema` rejects its `data`.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link RequestValidationError} when `path`, `options.body` (not JSON-serialisable) or
+   *   `options.schema` is invalid; nothing is sent.
+   * @throws {@link ResponseValidationError} when `options.schema` rejects the response's `data`.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts

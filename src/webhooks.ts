@@ -12,7 +12,7 @@ import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
 import { idProblem } from './core/path.js';
 import type { RequestOptions } from './core/request-options.js';
-import { looseObject, z } from './core/schema.js';
+import { looseObject, typedAs, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';
 import type { Charge, Charges } from './resources/charges.js';
 
@@ -30,11 +30,8 @@ export type ChargeEventType = (typeof CHARGE_EVENT_TYPES)[number];
 /**
  * The event schemas, built on first use so that an application that never
  * parses events does not pay for them at start-up.
- *
- * @internal Exported for the type tests, which tie ChargeEvent,
- * ChargeEventData and UnknownEvent to them.
  */
-export function buildEventSchemas() {
+function buildEventSchemas() {
   // Optional and unchecked: the service shows no payload, so a field the
   // contract does not require never refuses an event, and its type claims
   // nothing that was not checked.
@@ -49,8 +46,8 @@ export function buildEventSchemas() {
     ),
   });
   return {
-    charge: looseObject({ ...hints, type: z.enum(CHARGE_EVENT_TYPES), data }),
-    other: looseObject({ ...hints, type: z.string(), data: z.optional(z.unknown()) }),
+    charge: typedAs<ChargeEvent>()(looseObject({ ...hints, type: z.enum(CHARGE_EVENT_TYPES), data })),
+    other: typedAs<UnknownEvent>()(looseObject({ ...hints, type: z.string(), data: z.optional(z.unknown()) })),
   };
 }
 
@@ -277,11 +274,12 @@ export class Webhooks {
    * says now, whatever the event claimed. `options` are checked first, by name
    * and value, whatever the event.
    *
-   * @throws {@link RequestValidationError} when `options` are invalid; nothing is sent.
-   * @throws {@link EventValidationError} (answer 400) when the body is not an event, as for {@link parseEvent}.
-   * @throws {@link NotFoundError} when the event names a charge that does not exist (answer 4xx, do not act),
-   *   and the other errors of {@link Charges.retrieve}: {@link APIError} (a subclass per status),
-   *   {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
+   * @throws {@link EventValidationError} (answer 400) when the body is not an event, as for
+   *   {@link parseEvent}; nothing is sent.
+   * @throws {@link NotFoundError} when the event names a charge that does not exist (answer 4xx, do
+   *   not act).
+   * @throws {@link LunasError} every call's errors, those of reading the charge back: see
+   *   [the table](../docs/errors-and-retries.md#every-error-a-call-can-raise).
    * @example
    * ```ts
    * const { charge } = await client.webhooks.confirm(await request.text());

@@ -12,6 +12,10 @@ export type FieldErrors = Record<string, string[]>;
  * error class also recognises an error from another copy of lunas-sdk in the
  * same process (its ESM and CommonJS builds loaded side by side).
  *
+ * Every call's errors, each as its class, with when it is raised and whether
+ * it is retried: [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
+ * A method's own documentation names only what is specific to it.
+ *
  * @see [Errors and retries](../../docs/errors-and-retries.md), the guide
  *
  * @example

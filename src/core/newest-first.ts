@@ -34,8 +34,8 @@ export class NewestFirstPagePromise<T> extends PagePromise<T> {
    * ```
    * @throws {@link RequestValidationError} when `time` is not a valid `Date` or an ISO 8601 date-time
    *   with a zone; nothing is sent. `since` itself never throws: the walk rejects when iterated.
-   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}, as the list method's pages do.
+   * @throws {@link LunasError} any page's error, as the list method's pages: every call's errors (see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when an item's `created_at` does not parse as a time, or the pages held
    *   nothing new for more than the 10,000 items a walk remembers.
    */

@@ -62,8 +62,8 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   /**
    * Fetches the first page, once however often it is awaited.
    *
-   * @throws The first page's error, as on its list method: {@link RequestValidationError}, {@link APIError}
-   *   (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError}, {@link ResponseValidationError}.
+   * @throws {@link LunasError} the first page's error, as on its list method: every call's errors
+   *   (see [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    */
   override then<R1 = Page<T>, R2 = never>(
     onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
@@ -85,9 +85,8 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
   /**
    * Every item from the first page onward, across pages.
    *
-   * @throws Any page's error, as on its list method: {@link RequestValidationError} (the first page's only),
-   *   {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}.
+   * @throws {@link LunasError} any page's error, as on its list method: every call's errors (see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
@@ -103,9 +102,8 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    *
    * @throws {@link RequestValidationError} when `limit` is missing, not an integer from 1 to 10,000, or
    *   another option is given; nothing is sent.
-   * @throws Any page's error, as on its list method: {@link RequestValidationError} (the first page's only),
-   *   {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}.
+   * @throws {@link LunasError} any page's error, as on its list method: every call's errors (see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    *
    * @example

@@ -89,8 +89,8 @@ export class Page<T> implements AsyncIterable<T> {
    * Fetches the following page.
    *
    * @throws {@link LunasError} when {@link hasNextPage} is false; nothing is sent.
-   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}: the page's error, as on its list method.
+   * @throws {@link LunasError} the page's error, as on its list method: every call's errors (see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    */
   getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) {
@@ -104,8 +104,8 @@ export class Page<T> implements AsyncIterable<T> {
    * page, the next is already being fetched (one page ahead at most); leaving
    * the loop early cancels that request. Pages come as the service sent them.
    *
-   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}: a following page's error, as on its list method.
+   * @throws {@link LunasError} a following page's error, as on its list method: every call's errors
+   *   (see [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
@@ -156,8 +156,8 @@ export class Page<T> implements AsyncIterable<T> {
    * already yielded are skipped (recognised by `id`). A service that keeps
    * sending pages already read ends the walk with a `LunasError`.
    *
-   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}: a following page's error, as on its list method.
+   * @throws {@link LunasError} a following page's error, as on its list method: every call's errors
+   *   (see [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {

@@ -71,8 +71,8 @@ export class SinceWalk<T> implements AsyncIterable<T> {
    * Every item created at or after the time given, newest first.
    *
    * @throws {@link RequestValidationError} when the time is invalid; nothing is sent.
-   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError}, {@link APIUserAbortError},
-   *   {@link ResponseValidationError}, as the list method's pages do.
+   * @throws {@link LunasError} any page's error, as the list method's pages: every call's errors (see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when an item's `created_at` does not parse as a time, or the pages held
    *   nothing new for more than the 10,000 items a walk remembers.
    */
@@ -85,8 +85,8 @@ export class SinceWalk<T> implements AsyncIterable<T> {
    * (`limit` as for `PagePromise.toArray`: required, 1 to 10,000).
    *
    * @throws {@link RequestValidationError} when `limit` or the time is invalid; nothing is sent.
-   * @throws The errors of iterating the walk: {@link APIError}, {@link APIConnectionError},
-   *   {@link APIUserAbortError}, {@link ResponseValidationError}, {@link LunasError}.
+   * @throws {@link LunasError} the errors of iterating the walk, every call's errors among them (see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    */
   toArray(options: { limit: number }): Promise<T[]> {
     return collect(options, (lookAhead) => this.#walk(lookAhead), this.#listing.secret);

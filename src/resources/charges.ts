@@ -6,18 +6,16 @@ import { path } from '../core/path.js';
 import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';
 import { currencyParam, datetimeParam, intParam, jsonObjectParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
+import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
 import type { Charge, ChargeCreateParams, CreatedCharge } from './charge-types.js';
 
 // The public types are written for people, in charge-types.ts (a file of
 // their own to keep this one short); the schemas below are the runtime truth.
-// test/unit/types.test.ts proves the two agree field by field.
+// typedAs and paramsTypedAs make any disagreement between the two a compile error.
 export type * from './charge-types.js';
 
 /** The known payment methods: the request's enum, and {@link PaymentMethodType}'s values. */
-export const paymentMethodTypes = ['qris', 'virtual_account'] as const;
-/** The known charge statuses: {@link ChargeStatus}'s values. */
-export const chargeStatuses = ['pending', 'success', 'failed'] as const;
+const paymentMethodTypes = ['qris', 'virtual_account'] as const;
 
 // Responses: lenient. Unknown fields are kept, a status or method added later
 // passes, fields the merchant may not have sent can be absent or null.
@@ -33,8 +31,8 @@ const item = looseObject({
   quantity: z.number(),
 });
 
-/** The charge as the wire has it (output typed by zod). Exported for the type tests. */
-export const chargeWireSchema = looseObject({
+/** The charge as the wire has it (output typed by zod), which the create response extends. */
+const chargeWireSchema = looseObject({
   id: z.string(),
   payment_method: openEnum(),
   channel: maybe(z.string()),
@@ -52,68 +50,67 @@ export const chargeWireSchema = looseObject({
   updated_at: z.string(),
 });
 
-/** The create response as the wire has it. Exported for the type tests. */
-export const createdChargeWireSchema = z.extend(chargeWireSchema, {
-  payment_url: z.string(),
-  qr_code_url: z.optional(z.string()),
-});
-
-/** Parses a charge; typed as the closed {@link Charge}. */
-export const chargeSchema = typedAs<Charge>(chargeWireSchema);
-const createdChargeSchema = typedAs<CreatedCharge>(createdChargeWireSchema);
+const chargeSchema = typedAs<Charge>()(chargeWireSchema);
+const createdChargeSchema = typedAs<CreatedCharge>()(
+  z.extend(chargeWireSchema, {
+    payment_url: z.string(),
+    qr_code_url: z.optional(z.string()),
+  }),
+);
 
 // Requests: strict, with the service's messages, and transformed to the wire form.
 // Field docs: see ChargeCreateParams.
-/** The create parameters' schema. Exported for the type tests. */
-export const chargeCreateParams = z.strictObject({
-  payment_method: z.enum(paymentMethodTypes, {
-    error: (issue) =>
-      issue.input === undefined
-        ? 'Payment method is required'
-        : `Payment method must be qris or virtual_account (got ${describeValue(issue.input)})`,
-  }),
-  amount: moneyParam('Amount'),
-  channel: z.optional(textParam('Channel')),
-  currency: z.optional(currencyParam()),
-  customer_details: z.optional(
-    z.strictObject({
-      name: z.optional(textParam('Name')),
-      email: z.optional(
-        z
-          .string({ error: 'Invalid email format' })
-          .check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email format')),
-      ),
-      phone_number: z.optional(textParam('Phone number')),
+const chargeCreateParams = paramsTypedAs<ChargeCreateParams>()(
+  z.strictObject({
+    payment_method: z.enum(paymentMethodTypes, {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'Payment method is required'
+          : `Payment method must be qris or virtual_account (got ${describeValue(issue.input)})`,
     }),
-  ),
-  client_reference_id: z.optional(textParam('Client reference ID', 50)),
-  expires_at: z.optional(datetimeParam('Expires at')),
-  items: z.optional(
-    z.array(
+    amount: moneyParam('Amount'),
+    channel: z.optional(textParam('Channel')),
+    currency: z.optional(currencyParam()),
+    customer_details: z.optional(
       z.strictObject({
-        name: textParam('Name'),
-        price: moneyParam('Price'),
-        /** A positive integer. */
-        quantity: intParam('Quantity must be a positive integer', 1),
-      }),
-      { error: (issue) => `Items must be an array (got ${describeValue(issue.input)})` },
-    ),
-  ),
-  description: z.optional(textParam('Description', 255)),
-  payment_method_options: z.optional(
-    z.catchall(
-      z.strictObject({
-        virtual_account: z.optional(
-          z.strictObject({
-            account_name: z.optional(textParam('Account name')),
-            account_number: z.optional(z.nullable(textParam('Account number'))),
-          }),
+        name: z.optional(textParam('Name')),
+        email: z.optional(
+          z
+            .string({ error: 'Invalid email format' })
+            .check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email format')),
         ),
+        phone_number: z.optional(textParam('Phone number')),
       }),
-      jsonObjectParam,
     ),
-  ),
-});
+    client_reference_id: z.optional(textParam('Client reference ID', 50)),
+    expires_at: z.optional(datetimeParam('Expires at')),
+    items: z.optional(
+      z.array(
+        z.strictObject({
+          name: textParam('Name'),
+          price: moneyParam('Price'),
+          /** A positive integer. */
+          quantity: intParam('Quantity must be a positive integer', 1),
+        }),
+        { error: (issue) => `Items must be an array (got ${describeValue(issue.input)})` },
+      ),
+    ),
+    description: z.optional(textParam('Description', 255)),
+    payment_method_options: z.optional(
+      z.catchall(
+        z.strictObject({
+          virtual_account: z.optional(
+            z.strictObject({
+              account_name: z.optional(textParam('Account name')),
+              account_number: z.optional(z.nullable(textParam('Account number'))),
+            }),
+          ),
+        }),
+        jsonObjectParam,
+      ),
+    ),
+  }),
+);
 
 const chargeList = z.array(chargeSchema);
 
@@ -128,17 +125,9 @@ export class Charges extends Resource {
    * Creates a charge and returns the customer's payment instructions. `params`
    * are checked first, before anything is sent.
    *
-   * @throws {@link RequestValidationError} when `params` or `options` are invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link RequestValidationError} when `params` are invalid; nothing is sent.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
@@ -160,17 +149,10 @@ export class Charges extends Resource {
    * The result has no `payment_url` or `qr_code_url`.
    *
    * @throws {@link RequestValidationError} when `id` cannot name a charge (not a non-empty
-   *   string, `.`, `..`, half a surrogate pair) or `options` are invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   *   string, `.`, `..`, half a surrogate pair); nothing is sent.
+   * @throws {@link NotFoundError} when there is no charge with that id.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
@@ -187,21 +169,13 @@ export class Charges extends Resource {
    * `for await` over it for every charge across pages, or over
    * `.since(time)` for the charges created since a time.
    *
-   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) or `options` are
-   *   invalid; nothing is sent. `list` itself never throws: these reject the returned
-   *   {@link PagePromise} when it is awaited or walked.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
-   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
-   *   than the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) are invalid; nothing
+   *   is sent. Like every error of a list, it rejects the returned {@link PagePromise} when that is
+   *   awaited or walked: `list` itself never throws.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more than
+   *   the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link LunasError} every call's errors, for each page fetched: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts

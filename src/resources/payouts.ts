@@ -21,7 +21,7 @@ export interface Payout {
   [field: string]: unknown;
 }
 
-const payoutSchema = typedAs<Payout>(jsonObject);
+const payoutSchema = typedAs<Payout>()(jsonObject);
 const payoutList = z.array(payoutSchema);
 
 /**
@@ -33,21 +33,13 @@ export class Payouts extends Resource {
    * Lists payouts, in the order the service sends them (it documents none).
    * `for await` over the result walks every page.
    *
-   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) or `options` are
-   *   invalid; nothing is sent. `list` itself never throws: these reject the returned
-   *   {@link PagePromise} when it is awaited or walked.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
-   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
-   *   than the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) are invalid; nothing
+   *   is sent. Like every error of a list, it rejects the returned {@link PagePromise} when that is
+   *   awaited or walked: `list` itself never throws.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more than
+   *   the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link LunasError} every call's errors, for each page fetched: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Payout> {
     return this.api.list(path`/v1/payouts`, { items: payoutList, order: 'unspecified', params }, options);

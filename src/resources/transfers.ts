@@ -6,10 +6,11 @@ import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';
 import { currencyParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, typedAs, z } from '../core/schema.js';
+import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
 
 // The public types below are written for people; the schemas after them are
-// the runtime truth. test/unit/types.test.ts proves the two agree field by field.
+// the runtime truth. typedAs and paramsTypedAs make any disagreement between
+// the two a compile error.
 
 /**
  * Where a transfer stands: `succeeded` (the funds are available at once) or
@@ -75,51 +76,48 @@ export interface TransferCreateParams {
   description?: string | undefined;
 }
 
-/** The known transfer statuses: {@link TransferStatus}'s values. */
-export const transferStatuses = ['succeeded', 'failed'] as const;
-
 // Response: lenient. Unknown fields are kept and a status added later passes.
-/** The transfer as the wire has it (output typed by zod). Exported for the type tests. */
-export const transferWireSchema = looseObject({
-  id: z.string(),
-  source_account_id: z.string(),
-  destination_account_id: z.string(),
-  source_account_name: maybe(z.string()),
-  destination_account_name: maybe(z.string()),
-  status: openEnum(),
-  currency: z.string(),
-  amount: money,
-  description: maybe(z.string()),
-  client_reference_id: maybe(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-const transferSchema = typedAs<Transfer>(transferWireSchema);
+const transferSchema = typedAs<Transfer>()(
+  looseObject({
+    id: z.string(),
+    source_account_id: z.string(),
+    destination_account_id: z.string(),
+    source_account_name: maybe(z.string()),
+    destination_account_name: maybe(z.string()),
+    status: openEnum(),
+    currency: z.string(),
+    amount: money,
+    description: maybe(z.string()),
+    client_reference_id: maybe(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
 
 // Request: strict, with the service's messages. Field docs: see TransferCreateParams.
-/** The create parameters' schema. Exported for the type tests. */
-export const transferCreateParams = z.strictObject({
-  destination_account_id: z
-    .string({
-      error: (issue) =>
-        issue.input === undefined
-          ? 'Destination account is required'
-          : `Destination account must be a string (got ${describeValue(issue.input)})`,
-    })
-    .check(z.minLength(1, 'Destination account is required')),
-  amount: moneyParam('Amount'),
-  /** Required; `idr` (in any case) is the only currency supported. */
-  currency: z.pipe(
-    currencyParam('Currency is required'),
-    z.literal('idr', {
-      error: (issue) => `Currency is not supported; only idr is, for now (got ${describeValue(issue.input)})`,
-    }),
-  ),
-  /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
-  client_reference_id: z.optional(textParam('Client reference ID', 50)),
-  description: z.optional(textParam('Description', 255)),
-});
+const transferCreateParams = paramsTypedAs<TransferCreateParams>()(
+  z.strictObject({
+    destination_account_id: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'Destination account is required'
+            : `Destination account must be a string (got ${describeValue(issue.input)})`,
+      })
+      .check(z.minLength(1, 'Destination account is required')),
+    amount: moneyParam('Amount'),
+    /** Required; `idr` (in any case) is the only currency supported. */
+    currency: z.pipe(
+      currencyParam('Currency is required'),
+      z.literal('idr', {
+        error: (issue) => `Currency is not supported; only idr is, for now (got ${describeValue(issue.input)})`,
+      }),
+    ),
+    /** Your reference, for reconciliation (e.g. the invoice number); at most 50 characters. */
+    client_reference_id: z.optional(textParam('Client reference ID', 50)),
+    description: z.optional(textParam('Description', 255)),
+  }),
+);
 
 const transferList = z.array(transferSchema);
 
@@ -136,17 +134,12 @@ export class Transfers extends Resource {
    * pass your own `idempotencyKey` (one per business operation) to keep that
    * guarantee across restarts too.
    *
-   * @throws {@link RequestValidationError} when `params` or `options` are invalid; nothing is sent.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
+   * @throws {@link RequestValidationError} when `params` are invalid; nothing is sent.
+   * @throws {@link PermissionDeniedError} (403) when your balance is less than the amount.
+   * @throws {@link BadRequestError} (400) when the destination account is not active, with
+   *   `fields.destination_account_id`.
+   * @throws {@link LunasError} every call's errors: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
    * @example
    * ```ts
@@ -166,21 +159,13 @@ export class Transfers extends Resource {
    * {@link Page}, `for await` over it for every transfer across pages, or
    * over `.since(time)` for the transfers created since a time.
    *
-   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) or `options` are
-   *   invalid; nothing is sent. `list` itself never throws: these reject the returned
-   *   {@link PagePromise} when it is awaited or walked.
-   * @throws {@link APIError} when the service answers with an error, as the class for its
-   *   status: {@link BadRequestError} (400), {@link AuthenticationError} (401),
-   *   {@link PermissionDeniedError} (403), {@link NotFoundError} (404), {@link ConflictError} (409),
-   *   {@link UnprocessableEntityError} (422), {@link RateLimitError} (429), {@link InternalServerError}
-   *   (5xx), `APIError` itself for any other; a retried status only after the last attempt.
-   * @throws {@link APIConnectionError} when no response arrives after the last attempt, or
-   *   {@link APIConnectionTimeoutError} when that attempt timed out.
-   * @throws {@link APIUserAbortError} when `options.signal` aborts the call.
-   * @throws {@link ResponseValidationError} when the response does not have the documented shape.
-   * @throws {@link LunasError} when ky, the HTTP client lunas sends with, cannot be loaded.
-   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more
-   *   than the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) are invalid; nothing
+   *   is sent. Like every error of a list, it rejects the returned {@link PagePromise} when that is
+   *   awaited or walked: `list` itself never throws.
+   * @throws {@link LunasError} when a walk stops because the pages held nothing new for more than
+   *   the 10,000 items it remembers (a service re-sending pages already read).
+   * @throws {@link LunasError} every call's errors, for each page fetched: see
+   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    */
   list(params?: ListParams, options?: RequestOptions): NewestFirstPagePromise<Transfer> {
     return this.api.list(path`/v1/transfers`, { items: transferList, order: 'newest-first', params }, options);

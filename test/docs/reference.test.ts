@@ -90,6 +90,9 @@ describe('the built API reference', () => {
     await expect(
       page.locator('.col-content a', { hasText: 'RequestValidationError' }).count(),
     ).resolves.toBeGreaterThan(0);
+    // Every call's errors are one table in the guide, which each method links to.
+    const table = page.locator('.col-content a[href$="errors-and-retries.html#every-error-a-call-can-raise"]');
+    await expect(table.count()).resolves.toBe(3);
   });
 
   it('shows an error class without the static [hasInstance]', async () => {

@@ -67,6 +67,34 @@ function publicCallables(): Map<string, ts.FunctionLikeDeclaration[]> {
   return callables;
 }
 
+/**
+ * The text of every `@throws` tag on a declaration, read from its doc comment's
+ * source: the compiler takes `{@link X}` after `@throws` for a type and drops the rest.
+ */
+function throwsTexts(node: ts.Node): string[] {
+  const docs = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc);
+  const lines = docs.flatMap((doc) =>
+    doc
+      .getText()
+      .split('\n')
+      .map((line) => line.replace(/^\s*(\/\*\*|\*\/|\*)\s?/, '')),
+  );
+  const tags = lines.join('\n').split(/\n(?=@)/);
+  return tags
+    .filter((tag) => tag.startsWith('@throws'))
+    .map((tag) =>
+      tag
+        .replace(/^@throws\s*/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+}
+
+/** The calls that send a request: every resource method, the raw calls, and confirm (it reads the charge back). */
+const isCall = (name: string, declaration: ts.Node): boolean =>
+  declaration.getSourceFile().fileName.includes('/src/resources/') ||
+  ['Client.get', 'Client.post', 'Webhooks.confirm'].includes(name);
+
 describe('@throws in the TSDoc', () => {
   it('is on every public function and method whose body throws', () => {
     const callables = publicCallables();
@@ -76,5 +104,27 @@ describe('@throws in the TSDoc', () => {
       .filter(([, declarations]) => !declarations.some((d) => hasTag(d, 'throws')))
       .map(([name]) => name);
     expect(missing).toEqual([]);
+  }, 60_000);
+
+  it("is written once for every call's errors: each call links the table, and names only its own", () => {
+    const calls = [...publicCallables()].filter(([name, [first]]) => first !== undefined && isCall(name, first));
+    expect(calls.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['Charges.create', 'Transfers.list', 'Client.get', 'Webhooks.confirm']),
+    );
+    const linking = (text: string) =>
+      /^\{@link LunasError\} every call's errors(, [^:]+)?: see\s+\[the table\]\((\.\.\/)+docs\/errors-and-retries\.md#every-error-a-call-can-raise\)\.$/.test(
+        text,
+      );
+    const unlinked = calls
+      .filter(([, declarations]) => !declarations.some((d) => throwsTexts(d).some(linking)))
+      .map(([name]) => name);
+    expect(unlinked).toEqual([]);
+    // The table's rows that no method has of its own: a method that names one is pasting the table again.
+    const everyCalls =
+      /APIConnectionError|APIConnectionTimeoutError|APIUserAbortError|InternalServerError|RateLimitError/;
+    const pasted = [...publicCallables()]
+      .filter(([, declarations]) => declarations.some((d) => throwsTexts(d).some((text) => everyCalls.test(text))))
+      .map(([name]) => name);
+    expect(pasted).toEqual([]);
   }, 60_000);
 });

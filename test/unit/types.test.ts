@@ -53,19 +53,9 @@ import {
   type WebhookConfirmation,
   getResponseInfo,
 } from '../../src/index.js';
-import { jsonObject, type z } from '../../src/core/schema.js';
-import {
-  type ChargeItem,
-  chargeCreateParams,
-  chargeSchema,
-  chargeStatuses,
-  chargeWireSchema,
-  createdChargeWireSchema,
-  type CustomerDetails,
-  paymentMethodTypes,
-} from '../../src/resources/charges.js';
-import { transferCreateParams, transferStatuses, transferWireSchema } from '../../src/resources/transfers.js';
-import { buildEventSchemas } from '../../src/webhooks.js';
+import { money, moneyParam } from '../../src/core/money.js';
+import { textParam } from '../../src/core/params.js';
+import { jsonObject, looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../../src/core/schema.js';
 
 type ItemOf<T> = T extends AsyncIterable<infer U> ? U : never;
 type Awaited_<T> = T extends PromiseLike<infer U> ? U : never;
@@ -143,15 +133,6 @@ describe('public types', () => {
       return transferSucceeded || chargePaid || charge.status === 'success';
     }
     expect(isPaid({ status: 'success' } as Charge, { status: 'succeeded' } as Transfer)).toBe(true);
-  });
-
-  it('the known values are the ones the schemas and the request enum are built from', () => {
-    expectTypeOf<(typeof chargeStatuses)[number]>().toEqualTypeOf<ChargeStatus>();
-    expectTypeOf<(typeof paymentMethodTypes)[number]>().toEqualTypeOf<PaymentMethodType>();
-    expectTypeOf<(typeof transferStatuses)[number]>().toEqualTypeOf<TransferStatus>();
-    expect(chargeStatuses).toEqual(['pending', 'success', 'failed']);
-    expect(paymentMethodTypes).toEqual(['qris', 'virtual_account']);
-    expect(transferStatuses).toEqual(['succeeded', 'failed']);
   });
 
   it('money fields are strings; timestamps strings; paid_at string | null', () => {
@@ -417,95 +398,156 @@ describe('public types', () => {
   });
 });
 
-/**
- * A `looseObject`'s output with its catch-all index signature removed, at
- * every depth: the documented fields only, as the public interfaces have them.
- * An object with no named field at all (a plain JSON record) is left alone.
- */
-type Closed<T> = T extends readonly (infer Item)[]
-  ? Closed<Item>[]
-  : T extends object
-    ? [NamedKeys<T>] extends [never]
-      ? T
-      : { [K in keyof T as NamedKey<K>]: Closed<T[K]> }
-    : T;
-type NamedKey<K> = string extends K ? never : number extends K ? never : symbol extends K ? never : K;
-type NamedKeys<T> = keyof { [K in keyof T as NamedKey<K>]: unknown };
+// Fixtures for the compile-time tie. Each `@ts-expect-error` below is a
+// disagreement typedAs or paramsTypedAs must refuse: an unused directive
+// fails `npm run typecheck`, so a rule that stops catching its case is seen.
+// The resources' own interfaces are tied where their schemas are typed
+// (src/resources, src/webhooks.ts): src does not compile when one drifts.
 
-/** `T` with its enum fields `K` widened to `string`, which is what the lenient schema parses them to. */
-type Widened<T, K extends keyof T> = { [P in keyof T]: P extends K ? string : T[P] };
+/** A response interface in the resources' style, with its lenient schema. */
+interface OrderLine {
+  sku: string;
+  price: string;
+}
+interface Order {
+  id: string;
+  status: 'open' | 'paid';
+  kind: 'retail' | 'wholesale';
+  total: string;
+  note?: string | null | undefined;
+  paid_at: string | null;
+  lines: OrderLine[];
+  buyer?: { name?: string | null | undefined } | null | undefined;
+  hint?: unknown;
+}
+const orderWire = looseObject({
+  id: z.string(),
+  status: openEnum(),
+  kind: z.enum(['retail', 'wholesale']),
+  total: money,
+  note: maybe(z.string()),
+  paid_at: z.nullable(z.string()),
+  lines: z.array(looseObject({ sku: z.string(), price: money })),
+  buyer: maybe(looseObject({ name: maybe(z.string()) })),
+  hint: z.optional(z.unknown()),
+});
+const orderJson = {
+  id: 'o_1',
+  status: 'refunded',
+  kind: 'retail',
+  total: 10,
+  paid_at: null,
+  lines: [{ sku: 'tea', price: '5000' }],
+  gift: true,
+};
 
-type ChargeOut = z.output<typeof chargeWireSchema>;
-type EventSchemas = ReturnType<typeof buildEventSchemas>;
+/** A request interface, with its strict schema. */
+interface RefundParams {
+  charge_id: string;
+  amount: number | string;
+  reason?: string | undefined;
+}
+const refundParams = z.strictObject({
+  charge_id: textParam('Charge ID'),
+  amount: moneyParam('Amount'),
+  reason: z.optional(textParam('Reason', 255)),
+});
 
-// `.branded.toEqualTypeOf` compares structurally and in both directions: a field
-// added, removed or retyped on either side, or made optional, nullable or
-// required on one side only, fails `npm run typecheck`.
-describe('each public interface agrees with the schema that parses it', () => {
-  it('the comparison catches drift on either side', () => {
-    type Widen = Widened<Charge, 'status' | 'payment_method'>;
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Widen>();
-    // Each of these is a drift the comparison must report (an unused directive fails the typecheck).
+type Retyped<T, K extends keyof T, To> = Omit<T, K> & { [P in K]: To };
+
+describe('typedAs and paramsTypedAs: an interface that disagrees with its schema does not compile', () => {
+  it('an agreeing response interface compiles; nothing changes at run time', () => {
+    const orderSchema = typedAs<Order>()(orderWire);
+    expectTypeOf<z.output<typeof orderSchema>>().toEqualTypeOf<Order>();
+    // The schema is the same object, still lenient: an unknown status passes, an unknown field is kept.
+    expect(orderSchema).toBe(orderWire);
+    expect(orderSchema.parse(orderJson)).toMatchObject({ status: 'refunded', total: '10.00', gift: true });
+  });
+
+  it('a field on one side only, a field retyped (money included), nested objects and array items', () => {
     // @ts-expect-error: a field the schema does not have
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Widen & { refunded_at: string }>();
+    typedAs<Order & { refunded_at: string }>()(orderWire);
     // @ts-expect-error: a field of the schema missing from the interface
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'fee'>>();
-    // @ts-expect-error: a field retyped
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'amount'> & { amount: number }>();
+    typedAs<Omit<Order, 'total'>>()(orderWire);
+    // @ts-expect-error: money is a string in a response, never a number
+    typedAs<Retyped<Order, 'total', number>>()(orderWire);
+    // @ts-expect-error: an array item's field retyped
+    typedAs<Retyped<Order, 'lines', { sku: string; price: number }[]>>()(orderWire);
+    // @ts-expect-error: an array item with a field the schema does not have
+    typedAs<Retyped<Order, 'lines', (OrderLine & { tax: string })[]>>()(orderWire);
+    // @ts-expect-error: a nested object's field retyped
+    typedAs<Retyped<Order, 'buyer', { name?: number | null | undefined } | null | undefined>>()(orderWire);
+    // @ts-expect-error: an unchecked field claimed to be a string
+    typedAs<Retyped<Order, 'hint', string | undefined>>()(orderWire);
+    expect(typeof typedAs<Order>()).toBe('function');
+  });
+
+  it('optional and nullable: the same on both sides', () => {
     // @ts-expect-error: a required field made optional
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'paid_at'> & { paid_at?: string | null }>();
-    // @ts-expect-error: a nullable field no longer nullable
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'channel'> & { channel?: string }>();
+    typedAs<Omit<Order, 'paid_at'> & { paid_at?: string | null }>()(orderWire);
     // @ts-expect-error: an optional field made required
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Omit<Widen, 'channel'> & { channel: string | null }>();
-    type ItemPriceRetyped = Omit<Widen, 'items'> & {
-      items?: { name: string; price: number; quantity: number }[] | null | undefined;
-    };
-    // @ts-expect-error: a nested field retyped
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<ItemPriceRetyped>();
-    // @ts-expect-error: without the widening, the closed enums differ from the schema's strings
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Charge>();
-    expect(chargeWireSchema.safeParse({}).success).toBe(false);
+    typedAs<Omit<Order, 'note'> & { note: string | null | undefined }>()(orderWire);
+    // @ts-expect-error: a nullable field no longer nullable
+    typedAs<Omit<Order, 'note'> & { note?: string | undefined }>()(orderWire);
+    // @ts-expect-error: null allowed where the schema refuses it
+    typedAs<Retyped<Order, 'id', string | null>>()(orderWire);
+    expect(orderWire.safeParse({ ...orderJson, id: null }).success).toBe(false);
   });
 
-  it('Charge, CustomerDetails, ChargeItem and CreatedCharge', () => {
-    expectTypeOf<Closed<ChargeOut>>().branded.toEqualTypeOf<Widened<Charge, 'status' | 'payment_method'>>();
-    expectTypeOf<Closed<NonNullable<ChargeOut['customer_details']>>>().branded.toEqualTypeOf<CustomerDetails>();
-    expectTypeOf<Closed<NonNullable<ChargeOut['items']>[number]>>().branded.toEqualTypeOf<ChargeItem>();
-    expectTypeOf<Closed<z.output<typeof createdChargeWireSchema>>>().branded.toEqualTypeOf<
-      Widened<CreatedCharge, 'status' | 'payment_method'>
-    >();
-    // The schema the resource parses with is the same one, typed as the interface.
-    expectTypeOf<z.output<typeof chargeSchema>>().toEqualTypeOf<Charge>();
-    expect(chargeSchema).toBe(chargeWireSchema);
+  it('open enums: a union of strings for the schema’s string, and nothing wider or of another type', () => {
+    // The known values narrow the open enum's string; the plain string agrees too.
+    expectTypeOf(typedAs<Retyped<Order, 'status', string>>()(orderWire)).not.toBeNever();
+    // @ts-expect-error: a union that is not only strings
+    typedAs<Retyped<Order, 'status', 'open' | 0>>()(orderWire);
+    // @ts-expect-error: wider than a closed enum of the schema
+    typedAs<Retyped<Order, 'kind', string>>()(orderWire);
+    // @ts-expect-error: a closed enum's values are not its to change
+    typedAs<Retyped<Order, 'kind', 'retail'>>()(orderWire);
+    expect(orderWire.safeParse({ ...orderJson, kind: 'other' }).success).toBe(false);
   });
 
-  it('Transfer', () => {
-    expectTypeOf<Closed<z.output<typeof transferWireSchema>>>().branded.toEqualTypeOf<Widened<Transfer, 'status'>>();
+  it('the interface is closed: an index signature on it is refused; a JSON record keeps its own', () => {
+    // @ts-expect-error: an open interface would let a merchant's typo compile
+    typedAs<Order & { [field: string]: unknown }>()(orderWire);
+    interface Anything {
+      [field: string]: unknown;
+    }
+    expectTypeOf(typedAs<Anything>()(jsonObject)).not.toBeNever();
+    // @ts-expect-error: a record has no named field
+    typedAs<{ id: string }>()(jsonObject);
   });
 
-  it('Payout and PaymentMethod: a JSON object', () => {
-    expectTypeOf<z.output<typeof jsonObject>>().toEqualTypeOf<Payout>();
-    expectTypeOf<z.output<typeof jsonObject>>().toEqualTypeOf<PaymentMethod>();
+  it('the compile error names each field that disagrees, with why', () => {
+    const tie = typedAs<Omit<Order, 'note' | 'lines'> & { note: string; lines: { sku: string; price: number }[] }>();
+    type Expected = Parameters<typeof tie<typeof orderWire>>[0];
+    expectTypeOf<keyof Expected>().toEqualTypeOf<'note' | 'lines[].price'>();
+    expectTypeOf<Expected['lines[].price']['why']>().toEqualTypeOf<'the types differ'>();
+    expectTypeOf<Expected['lines[].price']['interface']>().toEqualTypeOf<number>();
+    expectTypeOf<Expected['lines[].price']['schema']>().toEqualTypeOf<string>();
+    expectTypeOf<Expected['note']['why']>().toEqualTypeOf<'optional in the schema only'>();
+    // When the two agree, the parameter is the schema's own type.
+    const agreeing = typedAs<Order>();
+    expectTypeOf<Parameters<typeof agreeing<typeof orderWire>>[0]>().toEqualTypeOf<typeof orderWire>();
+    expect([typeof tie, typeof agreeing]).toEqual(['function', 'function']);
   });
 
-  it('ChargeEvent, ChargeEventData and UnknownEvent', () => {
-    expectTypeOf<Closed<z.output<EventSchemas['charge']>>>().branded.toEqualTypeOf<ChargeEvent>();
-    expectTypeOf<Closed<z.output<EventSchemas['charge']>['data']>>().branded.toEqualTypeOf<ChargeEventData>();
-    type ChargeEventOut = Closed<z.output<EventSchemas['charge']>>;
-    // @ts-expect-error: typing data the schema does not check (a whole Charge, as before) is drift
-    expectTypeOf<ChargeEventOut>().branded.toEqualTypeOf<Omit<ChargeEvent, 'data'> & { data: Charge }>();
-    // @ts-expect-error: so is claiming an unchecked optional field is a string
-    expectTypeOf<ChargeEventOut>().branded.toEqualTypeOf<Omit<ChargeEvent, 'id'> & { id?: string }>();
-    expectTypeOf<Closed<z.output<EventSchemas['other']>>>().branded.toEqualTypeOf<UnknownEvent>();
-  });
-
-  it('ChargeCreateParams and TransferCreateParams: what the request schemas accept', () => {
-    expectTypeOf<z.input<typeof chargeCreateParams>>().branded.toEqualTypeOf<ChargeCreateParams>();
-    expectTypeOf<z.input<typeof transferCreateParams>>().branded.toEqualTypeOf<TransferCreateParams>();
-    type AmountNumberOnly = Omit<TransferCreateParams, 'amount'> & { amount: number };
-    // @ts-expect-error: drift in a request type is caught the same way
-    expectTypeOf<z.input<typeof transferCreateParams>>().branded.toEqualTypeOf<AmountNumberOnly>();
+  it('request parameters: the interface is exactly what the strict schema accepts', () => {
+    const refundSchema = paramsTypedAs<RefundParams>()(refundParams);
+    expect(refundSchema).toBe(refundParams);
+    // The schema keeps its own type: validate gives the body sent (money as a number).
+    expectTypeOf<z.output<typeof refundSchema>['amount']>().toEqualTypeOf<number>();
+    expect(refundSchema.parse({ charge_id: 'ch_1', amount: '25000.50' })).toEqual({
+      charge_id: 'ch_1',
+      amount: 25000.5,
+    });
+    // @ts-expect-error: money accepted as a number only, where the schema takes a string too
+    paramsTypedAs<Retyped<RefundParams, 'amount', number>>()(refundParams);
+    // @ts-expect-error: an optional parameter made required
+    paramsTypedAs<Retyped<RefundParams, 'reason', string>>()(refundParams);
+    // @ts-expect-error: a parameter the schema would refuse as unknown
+    paramsTypedAs<RefundParams & { note?: string | undefined }>()(refundParams);
+    // @ts-expect-error: no open enum in a request: a union is narrower than the text the schema takes
+    paramsTypedAs<Retyped<RefundParams, 'charge_id', 'ch_1' | 'ch_2'>>()(refundParams);
   });
 });
 
