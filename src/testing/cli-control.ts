@@ -171,7 +171,9 @@ const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>
       request: () => ({ path: 'deliveries' }),
       lines: (data) => {
         const deliveries = (data as WebhookDelivery[]).map(revived);
-        return deliveries.length === 0 ? ['No webhook deliveries yet.'] : deliveries.flatMap(deliveryListing).map(printable);
+        return deliveries.length === 0
+          ? ['No webhook deliveries yet.']
+          : deliveries.flatMap(deliveryListing).map(printable);
       },
     },
   ],
@@ -231,9 +233,11 @@ async function callSandbox(origin: string, apiKey: string, path: string, body: u
       signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause?.code ?? (error as Error).name;
+    // fetch's own message is only "fetch failed": the reason (ECONNREFUSED, "bad port") is its cause's.
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const reason = String(cause?.code ?? cause?.message ?? (error as Error).message);
     throw new CommandFailure(
-      `no sandbox answered at ${origin} (${String(cause)}): start one with \`npx lunas-sandbox\` ` +
+      `no sandbox answered at ${origin} (${reason}): start one with \`npx lunas-sandbox\` ` +
         'and pass the URL it prints with --url or LUNAS_BASE_URL',
     );
   }
@@ -300,7 +304,11 @@ export async function runSubcommand(
     const origin = sandboxOrigin(values.url as string | undefined);
     const apiKey = (values['api-key'] as string | undefined) ?? (process.env.LUNAS_API_KEY || DEFAULT_KEY);
     const data = await callSandbox(origin, apiKey, request.path, request.body);
-    out(values.json === true ? `${JSON.stringify(data ?? null, null, 2)}\n` : `${command.lines(data, positionals).join('\n')}\n`);
+    out(
+      values.json === true
+        ? `${JSON.stringify(data ?? null, null, 2)}\n`
+        : `${command.lines(data, positionals).join('\n')}\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

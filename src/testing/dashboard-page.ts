@@ -74,7 +74,12 @@ const cell = (text: string): string => `<td>${escapeHtml(text)}</td>`;
 const idCell = (id: string): string => `<td><code>${escapeHtml(id)}</code></td>`;
 
 /** The form of one row: the token, what it acts on, and one button per action (`[value, name]`). */
-function actionForm(token: string, field: 'charge' | 'event', id: string, actions: readonly [string, string][]): string {
+function actionForm(
+  token: string,
+  field: 'charge' | 'event',
+  id: string,
+  actions: readonly [string, string][],
+): string {
   const buttons = actions
     .map(([value, name]) => `<button type="submit" name="action" value="${value}">${name}</button>`)
     .join('');

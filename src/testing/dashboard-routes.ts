@@ -92,7 +92,8 @@ const CHARGE_ACTIONS: ReadonlyMap<string, (controls: SandboxControls, id: string
 function press(request: DashboardRequest, sources: DashboardSources): Reply {
   const refuse = (status: number, title: string, message: string): Reply =>
     htmlReply(status, messagePage(title, message));
-  if (request.body === 'too-large') return refuse(413, 'Request too large', 'A press is a few bytes; this was over 1 MiB.');
+  if (request.body === 'too-large')
+    return refuse(413, 'Request too large', 'A press is a few bytes; this was over 1 MiB.');
   if (!FORM_TYPE.test(request.contentType ?? '')) {
     return refuse(415, 'Unsupported form encoding', 'The form is sent as application/x-www-form-urlencoded.');
   }
