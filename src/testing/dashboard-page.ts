@@ -28,13 +28,14 @@ export interface DashboardState {
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
-main{max-width:80rem;margin:1rem auto;padding:1rem 1.5rem;background:#fff;border-radius:.75rem}
+main{max-width:90rem;margin:1rem auto;padding:1rem 1.5rem;background:#fff;border-radius:.75rem}
+section{overflow-x:auto}
 .sandbox{margin:0;font-size:.85rem;color:#7a4b00}h1{margin:.25rem 0 .5rem}h2{margin:1.5rem 0 .5rem;font-size:1.15rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.3rem .5rem;border-bottom:1px solid #e1e4e8}
-th{color:#59636e;font-weight:600}td{word-break:break-word}code{font-size:.85rem}
+th{color:#59636e;font-weight:600;white-space:nowrap}td{overflow-wrap:break-word}code{font-size:.85rem}time{white-space:nowrap}
 [data-status=pending],[data-state=pending]{color:#7a4b00}[data-status=success],[data-state=delivered]{color:#1f7a3d}
 [data-status=failed],[data-state=failed],[data-state=abandoned]{color:#b42318}
-form{display:flex;gap:.4rem;margin:0}button{padding:.25rem .7rem;font-size:.9rem;border-radius:.4rem;border:1px solid #59636e;cursor:pointer}
+form{display:flex;gap:.4rem;margin:0}button{white-space:nowrap;padding:.25rem .7rem;font-size:.9rem;border-radius:.4rem;border:1px solid #59636e;cursor:pointer}
 button[value=pay]{background:#1f7a3d;color:#fff}ol{margin:0;padding-left:1.2rem}
 [role=status]:empty{display:none}[role=status]{font-weight:600;padding:.5rem;background:#fff4d6;border-radius:.4rem}`;
 
@@ -70,6 +71,15 @@ ${body}
 /** A table cell of plain text. */
 const cell = (text: string): string => `<td>${escapeHtml(text)}</td>`;
 
+/** A moment for people (`2026-11-26 14:34:34` UTC), the exact ISO 8601 in its `datetime` and tooltip. */
+function timeOf(iso: string): string {
+  const shown = iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '');
+  return `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(iso)}">${escapeHtml(shown)}</time>`;
+}
+
+/** A cell holding a moment. */
+const timeCell = (iso: string): string => `<td>${timeOf(iso)}</td>`;
+
 /** A cell holding an id, in `<code>`. */
 const idCell = (id: string): string => `<td><code>${escapeHtml(id)}</code></td>`;
 
@@ -100,11 +110,11 @@ function chargeRow(charge: ChargeRecord, token: string): string {
           ['expire', 'Expire'],
         ])
       : '';
-  return `<tr data-charge="${escapeHtml(charge.id)}"><td>${link}</td><td data-status="${escapeHtml(charge.status)}">${escapeHtml(charge.status)}</td>${cell(amountOf(charge.amount, charge.currency))}${cell(charge.channel === null ? charge.payment_method : `${charge.payment_method} (${charge.channel})`)}${cell(charge.description ?? '')}${cell(charge.client_reference_id ?? '')}${cell(charge.created_at)}${cell(charge.expires_at)}<td>${actions}</td></tr>`;
+  return `<tr data-charge="${escapeHtml(charge.id)}"><td>${link}</td><td data-status="${escapeHtml(charge.status)}">${escapeHtml(charge.status)}</td>${cell(amountOf(charge.amount, charge.currency))}${cell(charge.channel === null ? charge.payment_method : `${charge.payment_method} (${charge.channel})`)}${cell(charge.description ?? '')}${cell(charge.client_reference_id ?? '')}${timeCell(charge.expires_at)}<td>${actions}</td></tr>`;
 }
 
 function eventRow(event: SandboxEvent, token: string): string {
-  return `<tr data-event="${escapeHtml(event.id)}">${idCell(event.id)}${cell(event.type)}${idCell(event.data.id)}${cell(event.data.status)}${cell(event.created_at)}<td>${actionForm(token, 'event', event.id, [['redeliver', 'Redeliver']])}</td></tr>`;
+  return `<tr data-event="${escapeHtml(event.id)}">${idCell(event.id)}${cell(event.type)}${idCell(event.data.id)}${cell(event.data.status)}${timeCell(event.created_at)}<td>${actionForm(token, 'event', event.id, [['redeliver', 'Redeliver']])}</td></tr>`;
 }
 
 /** One attempt for people: its answer (or why none), how long it took, when. */
@@ -113,18 +123,18 @@ function attemptItem(attempt: WebhookAttempt): string {
     attempt.status === null
       ? `no answer: ${attempt.error ?? 'unknown error'}`
       : `HTTP ${attempt.status}${attempt.location === undefined ? '' : ` to ${attempt.location}`}`;
-  return `<li data-ok="${attempt.ok}">${escapeHtml(`${outcome} · ${attempt.durationMs} ms · ${attempt.startedAt.toISOString()}`)}</li>`;
+  return `<li data-ok="${attempt.ok}">${escapeHtml(`${outcome} · ${attempt.durationMs} ms · `)}${timeOf(attempt.startedAt.toISOString())}</li>`;
 }
 
 function deliveryRow(delivery: WebhookDelivery): string {
   const attempts =
     delivery.attempts.length === 0 ? 'none yet' : `<ol>${delivery.attempts.map(attemptItem).join('')}</ol>`;
   const kind = delivery.redelivery ? `${delivery.eventType} (redelivery)` : delivery.eventType;
-  return `<tr data-delivery="${escapeHtml(delivery.eventId)}">${idCell(delivery.eventId)}${cell(kind)}${idCell(delivery.event.data.id)}<td data-state="${escapeHtml(delivery.state)}">${escapeHtml(delivery.state)}</td><td>${attempts}</td>${cell(delivery.retryAt === null ? '' : delivery.retryAt.toISOString())}</tr>`;
+  return `<tr data-delivery="${escapeHtml(delivery.eventId)}">${idCell(delivery.eventId)}${cell(kind)}${idCell(delivery.event.data.id)}<td data-state="${escapeHtml(delivery.state)}">${escapeHtml(delivery.state)}</td><td>${attempts}</td><td>${delivery.retryAt === null ? '' : timeOf(delivery.retryAt.toISOString())}</td></tr>`;
 }
 
 function transferRow(transfer: TransferRecord): string {
-  return `<tr data-transfer="${escapeHtml(transfer.id)}">${idCell(transfer.id)}${cell(`${transfer.source_account_name} (${transfer.source_account_id})`)}${cell(`${transfer.destination_account_name} (${transfer.destination_account_id})`)}${cell(amountOf(transfer.amount, transfer.currency))}${cell(transfer.status)}${cell(transfer.client_reference_id ?? '')}${cell(transfer.created_at)}</tr>`;
+  return `<tr data-transfer="${escapeHtml(transfer.id)}">${idCell(transfer.id)}${cell(`${transfer.source_account_name} (${transfer.source_account_id})`)}${cell(`${transfer.destination_account_name} (${transfer.destination_account_id})`)}${cell(amountOf(transfer.amount, transfer.currency))}${cell(transfer.status)}${cell(transfer.client_reference_id ?? '')}${timeCell(transfer.created_at)}</tr>`;
 }
 
 function accountRow(account: Required<SandboxAccount>): string {
@@ -142,7 +152,7 @@ export function dashboardPage(state: DashboardState, formToken: string, notice =
 ${section(
   'charges',
   'Charges',
-  ['Charge', 'Status', 'Amount', 'Method', 'Description', 'Reference', 'Created', 'Expires', 'Actions'],
+  ['Charge', 'Status', 'Amount', 'Method', 'Description', 'Reference', 'Expires', 'Actions'],
   newestFirst(state.charges).map((charge) => chargeRow(charge, formToken)),
   'No charges yet.',
 )}

@@ -68,7 +68,7 @@ describe('GET / (the sandbox page)', () => {
     const delivery = rowOf(page.html, 'delivery', created!.id);
     expect(delivery).toContain('<td data-state="delivered">delivered</td>');
     expect(delivery).toMatch(
-      /<ol><li data-ok="false">HTTP 500 · \d+ ms · \d{4}-[^<]+<\/li><li data-ok="true">HTTP 204 · /,
+      /<ol><li data-ok="false">HTTP 500 · \d+ ms · <time datetime="\d{4}-[^"]+Z" title="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/time><\/li><li data-ok="true">HTTP 204 · /,
     );
 
     const [transfer] = box.transfers();
@@ -107,7 +107,7 @@ describe('GET / (the sandbox page)', () => {
     expect(row).toContain(`<input type="hidden" name="charge" value="${id}">`);
     const delivery = rowOf(html, 'delivery', box.events[0]!.id);
     expect(delivery).toContain('<td data-state="pending">pending</td>');
-    expect(delivery).toContain(`<td>${box.deliveries[0]!.retryAt!.toISOString()}</td>`);
+    expect(delivery).toContain(`<td><time datetime="${box.deliveries[0]!.retryAt!.toISOString()}"`);
   });
 });
 
