@@ -1,7 +1,7 @@
 // Pack-contents gate: what `npm pack` would ship must be only dist/, the source
 // (src/**/*.ts: api.md and the guides link to it, the source maps name it, and
 // there is no public repository to link to yet), the guides (docs/*.md, not the
-// built reference in docs/api/), the examples (examples/*.ts), README.md,
+// built reference in docs/api/) and their images (docs/images/*.png), the examples (examples/*.ts), README.md,
 // CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
 // point present, no test or other file, no source map pointing at a file that is
 // neither packed nor embedded in the map (`sourcesContent`), and nothing that looks
@@ -18,6 +18,8 @@ const TOP_LEVEL = ['README.md', 'api.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENS
 const SHIPPED_DIRECTORIES: [RegExp, string][] = [
   [/^src\/(?:[\w-]+\/)*[\w.-]+\.ts$/, 'src/**/*.ts'],
   [/^docs\/[^/]+\.md$/, 'docs/*.md'],
+  // The guides' pictures (docs/sandbox.md shows the sandbox's page): a relative link must find them in the package.
+  [/^docs\/images\/[^/]+\.png$/, 'docs/images/*.png'],
   [/^examples\/[^/]+\.ts$/, 'examples/*.ts'],
 ];
 const isShippedSource = (file: string): boolean => SHIPPED_DIRECTORIES.some(([pattern]) => pattern.test(file));

@@ -7,11 +7,13 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
 import { type Sandbox, type SandboxOptions, startSandbox } from 'lunas-sdk/testing';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { sleep } from './helpers/waiting.js';
 
 const run = promisify(execFile);
 const tsx = 'node_modules/.bin/tsx';
+/** The lunas-sandbox command from source, as `npx lunas-sandbox` runs its build. */
+const CLI = 'src/testing/cli.ts';
 let sandbox: Sandbox | undefined;
 
 afterEach(async () => {
@@ -19,8 +21,8 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function runExample(file: string, env: Record<string, string> = {}): Promise<string> {
-  const { stdout } = await run(tsx, [`examples/${file}`], { env: { ...process.env, ...env }, timeout: 30_000 });
+async function runExample(file: string, env: Record<string, string> = {}, timeout = 30_000): Promise<string> {
+  const { stdout } = await run(tsx, [`examples/${file}`], { env: { ...process.env, ...env }, timeout });
   return stdout;
 }
 
@@ -95,6 +97,27 @@ describe('examples', () => {
     expect(out).toContain('orders fulfilled: 1');
     expect(out).toMatch(new RegExp(`Charge ${id} is success, paid at \\d{4}-`));
   });
+
+  test('reconcile-with-cli.ts: a crash-and-rerun test against `lunas-sandbox` and its subcommands alone', async () => {
+    // The sandbox as a merchant starts it, in another process: the command, not startSandbox.
+    const server = spawn(tsx, [CLI, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    onTestFinished(() => void server.kill('SIGTERM'));
+    let printed = '';
+    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    await until(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(printed));
+    const url = /listening on (\S+)/.exec(printed)![1]!;
+    const out = await runExample(
+      'reconcile-with-cli.ts',
+      { LUNAS_BASE_URL: url, LUNAS_API_KEY: 'sk_test_sandbox', LUNAS_SANDBOX_CLI: `${tsx} ${CLI}` },
+      90_000,
+    );
+    expect(out).toMatch(/^Paid ch_\w+ and ch_\w+; an hour later payment_charge\.failed ch_\w+$/m);
+    expect(out).toContain('run 1: crashed before recording the transfer');
+    expect(out).toContain('run 2: sent 2 transfer request(s)');
+    expect(out).toContain('transfers made: 2 (2500.00 + 4000.00); partner +6500.00');
+    expect(out).toContain('payment_charge.failed events for the abandoned order: 1');
+    expect(out).toContain('reconciliation paid each share exactly once');
+  }, 120_000);
 
   test('webhook-handler.ts confirms each event with the API and fulfils the order once', async () => {
     const handler = await startWebhookHandler();

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-/** `lunas-sandbox`: serves a sandbox until interrupted. */
+/**
+ * `lunas-sandbox`: serves a sandbox until interrupted; with a subcommand
+ * (cli-control.ts), acts on one that is running.
+ */
 import { parseArgs } from 'node:util';
+import { runSubcommand, SUBCOMMAND_USAGE } from './cli-control.js';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './defaults.js';
 import { deliveryLines } from './delivery-lines.js';
 import { startSandbox } from './index.js';
@@ -9,6 +13,7 @@ import { hasReadableCredentials, maskedWebhookUrl } from './webhook.js';
 
 const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>]
                      [--webhook-url <url> [--webhook-retry-delays <ms,...>]]
+       lunas-sandbox <subcommand> [arguments] [--url <url>] [--api-key <key>] [--json]
 
 Serves the lunas sandbox on 127.0.0.1 until interrupted (Ctrl+C).
 
@@ -22,7 +27,11 @@ Options:
                                 waits before each retry, comma-separated milliseconds
                                 (default ${DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(',')}; "" never retries)
   -h, --help                    show this help
-`;
+
+Open the printed URL in a browser for the sandbox's page: charges, events,
+webhook deliveries, transfers and balances, with Pay, Fail, Expire and Redeliver.
+
+${SUBCOMMAND_USAGE}`;
 
 function fail(message: string): never {
   process.stderr.write(`lunas-sandbox: ${message}\n\n${USAGE}`);
@@ -65,6 +74,18 @@ function readDelays(text: string): number[] {
 }
 
 async function main(): Promise<void> {
+  const [first, ...rest] = process.argv.slice(2);
+  // A first word that is not a flag names a subcommand (an unknown one is refused with usage).
+  if (first !== undefined && !first.startsWith('-')) {
+    process.exitCode = await runSubcommand(
+      first,
+      rest,
+      (text) => process.stdout.write(text),
+      (text) => process.stderr.write(text),
+      USAGE,
+    );
+    return;
+  }
   const values = readFlags();
   if (values.help) {
     process.stdout.write(USAGE);

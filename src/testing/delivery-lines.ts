@@ -1,4 +1,7 @@
-/** The `lunas-sandbox` command's lines about webhook deliveries, one report per attempt. */
+/**
+ * The `lunas-sandbox` command's lines about webhook deliveries: one report per
+ * attempt while it serves, and a delivery's whole story for `lunas-sandbox deliveries`.
+ */
 import type { WebhookAttempt, WebhookDelivery } from './delivery-types.js';
 
 /**
@@ -27,6 +30,28 @@ export function deliveryLines(delivery: WebhookDelivery): string[] {
   return lines;
 }
 
+/**
+ * A delivery with every attempt, for `lunas-sandbox deliveries`: a line for the
+ * delivery (its event, the charge, where it stands), then one per attempt, then
+ * when the next attempt is due while a retry waits.
+ */
+export function deliveryListing(delivery: WebhookDelivery): string[] {
+  const count = delivery.attempts.length;
+  const charge = delivery.event.data;
+  const lines = [
+    `webhook ${delivery.eventType} ${delivery.eventId}${delivery.redelivery ? ' (redelivery)' : ''} ` +
+      `for ${charge.id} (${charge.status}): ${delivery.state}, ${count} attempt${count === 1 ? '' : 's'}`,
+  ];
+  delivery.attempts.forEach((attempt, index) => {
+    lines.push(
+      `  attempt ${index + 1} at ${attempt.startedAt.toISOString()}: ${outcome(attempt)} (${attempt.durationMs} ms)`,
+    );
+  });
+  if (delivery.retryAt !== null) lines.push(`  next attempt at ${delivery.retryAt.toISOString()}`);
+  return lines;
+}
+
+/** What an attempt got: its status (and a redirect's target), or why there was none. */
 function outcome(attempt: WebhookAttempt): string {
   if (attempt.status === null) return attempt.error ?? 'no answer';
   if (attempt.location === undefined) return `HTTP ${attempt.status}`;

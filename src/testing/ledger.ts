@@ -118,6 +118,16 @@ export class Ledger implements AccountLookup {
     return newestFirstPage(this.#byAccount.get(accountId) ?? [], request, (transfer) => ({ ...transfer }));
   }
 
+  /** Every account with its balance in wire form, in the order the options listed them (the sandbox's page). */
+  accounts(): Required<SandboxAccount>[] {
+    return Array.from(this.#accounts.values(), ({ id, name, active, balance }) => ({
+      id,
+      name,
+      active,
+      balance: formatCents(balance),
+    }));
+  }
+
   /** Every transfer, in the order made (oldest first). */
   all(): TransferRecord[] {
     return Array.from(this.#byId.values(), (transfer) => ({ ...transfer }));

@@ -83,8 +83,19 @@ const SCRIPT = `document.addEventListener('submit', async (event) => {
   }
 });`;
 
-/** A whole document around `main`, with its script (when it has a form) under a fresh nonce. */
-function documentOf(title: string, main: string, script = ''): RenderedPage {
+/** What a page adds to {@link documentOf}'s frame: its own style, and elements for `<head>`. */
+export interface DocumentParts {
+  /** Replaces the payment page's style (a constant: it is allowed inline). */
+  style?: string;
+  /** Markup for `<head>`, after the style (constant: nothing a caller sent). */
+  head?: string;
+}
+
+/**
+ * A whole document around `main`, with its script (when it has one) under a
+ * fresh nonce, and the Content-Security-Policy that allows that script alone.
+ */
+export function documentOf(title: string, main: string, script = '', parts: DocumentParts = {}): RenderedPage {
   const nonce = crypto.randomUUID();
   const html = `<!doctype html>
 <html lang="en">
@@ -93,8 +104,8 @@ function documentOf(title: string, main: string, script = ''): RenderedPage {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head>
+<style>${parts.style ?? STYLE}</style>
+${parts.head ?? ''}</head>
 <body>
 <main>
 <p class="sandbox">lunas sandbox: no money moves.</p>

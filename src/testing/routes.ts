@@ -12,6 +12,7 @@
 import { withPaymentUrls, type ChargeBook } from './charges.js';
 import { isControlPath, serveControl } from './control-routes.js';
 import type { SandboxControls } from './controls.js';
+import { serveDashboard } from './dashboard-routes.js';
 import { successEnvelope } from './envelopes.js';
 import { errorReply, failReply, type Reply } from './http.js';
 import type { FormTokens, RequestSite } from './form-token.js';
@@ -144,9 +145,9 @@ const ROUTES = new Router<Handler>({
   'GET /v1/payments/methods': listOf(({ paymentMethods }, paging) => givenOrderPage(paymentMethods, paging)),
 });
 
-/** Answers one request whose body has been read: a payment page (no key needed), else the API. */
+/** Answers one request whose body has been read: the sandbox's page or a payment page (no key needed), else the API. */
 export function serve(request: ServiceRequest, state: ServiceState): Reply {
-  const page = servePaymentPage(request, state);
+  const page = serveDashboard(request, state) ?? servePaymentPage(request, state);
   if (page) return page;
   if (!request.authorized) return errorReply(401, 'Invalid or missing API key');
   if (isControlPath(request.path)) {

@@ -74,7 +74,7 @@ describe('routing', () => {
     ['/v1/payments/charges/'],
     ['/v1/payments/charges/a/b'],
     ['/v2/transfers'],
-    ['/'],
+    ['/v1'],
   ])('GET %s is 404 Not found', async (path) => {
     const box = await sandbox();
     const response = await call(box, 'GET', path);

@@ -1,0 +1,186 @@
+/**
+ * The HTML of the sandbox's own page at `/`, for the developer at a browser:
+ * charges (linking their payment pages), events, webhook deliveries with every
+ * attempt, transfers and balances, newest first, with the `Pay`, `Fail`,
+ * `Expire` and `Redeliver` buttons. Pure rendering: dashboard-routes.ts
+ * serves it and acts on its forms. Every value from a caller is escaped
+ * ({@link escapeHtml}).
+ *
+ * It refreshes by itself: with JavaScript off a `<meta http-equiv=refresh>`
+ * inside `<noscript>` reloads it; with JavaScript on a script under the page's
+ * nonce fetches it again and swaps `<main>` in, so the reader keeps their place.
+ */
+import type { WebhookAttempt, WebhookDelivery } from './delivery-types.js';
+import { TOKEN_FIELD } from './form-token.js';
+import { documentOf, escapeHtml, formatAmount, type RenderedPage } from './payment-page.js';
+import type { ChargeRecord, SandboxAccount, SandboxEvent, TransferRecord } from './types.js';
+
+/** Seconds between two refreshes of the page. */
+export const REFRESH_SECONDS = 5;
+
+/** What the page shows: one sandbox's state at one moment. */
+export interface DashboardState {
+  charges: readonly ChargeRecord[];
+  events: readonly SandboxEvent[];
+  deliveries: readonly WebhookDelivery[];
+  transfers: readonly TransferRecord[];
+  accounts: readonly Required<SandboxAccount>[];
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
+main{max-width:90rem;margin:1rem auto;padding:1rem 1.5rem;background:#fff;border-radius:.75rem}
+section{overflow-x:auto}
+.sandbox{margin:0;font-size:.85rem;color:#7a4b00}h1{margin:.25rem 0 .5rem}h2{margin:1.5rem 0 .5rem;font-size:1.15rem}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.3rem .5rem;border-bottom:1px solid #e1e4e8}
+th{color:#59636e;font-weight:600;white-space:nowrap}td{overflow-wrap:break-word}code{font-size:.85rem}time{white-space:nowrap}
+[data-status=pending],[data-state=pending]{color:#7a4b00}[data-status=success],[data-state=delivered]{color:#1f7a3d}
+[data-status=failed],[data-state=failed],[data-state=abandoned]{color:#b42318}
+form{display:flex;gap:.4rem;margin:0}button{white-space:nowrap;padding:.25rem .7rem;font-size:.9rem;border-radius:.4rem;border:1px solid #59636e;cursor:pointer}
+button[value=pay]{background:#1f7a3d;color:#fff}ol{margin:0;padding-left:1.2rem}
+[role=status]:empty{display:none}[role=status]{font-weight:600;padding:.5rem;background:#fff4d6;border-radius:.4rem}`;
+
+/** With JavaScript on: the page fetched again and its `<main>` swapped in (no reload, the scroll kept). */
+const SCRIPT = `setInterval(async () => {
+  try {
+    const response = await fetch('/', { cache: 'no-store' });
+    if (!response.ok) return;
+    const main = new DOMParser().parseFromString(await response.text(), 'text/html').querySelector('main');
+    if (main) document.querySelector('main').replaceWith(document.adoptNode(main));
+  } catch {
+    // The sandbox stopped: the page stays as it was.
+  }
+}, ${REFRESH_SECONDS * 1000});`;
+
+/** A section's id, heading and table, or a line saying it is empty. */
+function section(id: string, title: string, head: readonly string[], rows: readonly string[], empty: string): string {
+  const body =
+    rows.length === 0
+      ? `<p>${escapeHtml(empty)}</p>`
+      : `<table>
+<thead><tr>${head.map((name) => `<th scope="col">${escapeHtml(name)}</th>`).join('')}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+  return `<section aria-labelledby="${id}">
+<h2 id="${id}">${escapeHtml(title)} (${rows.length})</h2>
+${body}
+</section>`;
+}
+
+/** A table cell of plain text. */
+const cell = (text: string): string => `<td>${escapeHtml(text)}</td>`;
+
+/** A moment for people (`2026-11-26 14:34:34` UTC), the exact ISO 8601 in its `datetime` and tooltip. */
+function timeOf(iso: string): string {
+  const shown = iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '');
+  return `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(iso)}">${escapeHtml(shown)}</time>`;
+}
+
+/** A cell holding a moment. */
+const timeCell = (iso: string): string => `<td>${timeOf(iso)}</td>`;
+
+/** A cell holding an id, in `<code>`. */
+const idCell = (id: string): string => `<td><code>${escapeHtml(id)}</code></td>`;
+
+/** The form of one row: the token, what it acts on, and one button per action (`[value, name]`). */
+function actionForm(
+  token: string,
+  field: 'charge' | 'event',
+  id: string,
+  actions: readonly [string, string][],
+): string {
+  const buttons = actions
+    .map(([value, name]) => `<button type="submit" name="action" value="${value}">${name}</button>`)
+    .join('');
+  return `<form method="post" action="/"><input type="hidden" name="${TOKEN_FIELD}" value="${escapeHtml(token)}"><input type="hidden" name="${field}" value="${escapeHtml(id)}">${buttons}</form>`;
+}
+
+const newestFirst = <T>(items: readonly T[]): T[] => items.slice().reverse();
+
+const amountOf = (amount: string, currency: string): string => formatAmount(amount, currency);
+
+function chargeRow(charge: ChargeRecord, token: string): string {
+  const link = `<a href="/pay/${escapeHtml(encodeURIComponent(charge.id))}"><code>${escapeHtml(charge.id)}</code></a>`;
+  const actions =
+    charge.status === 'pending'
+      ? actionForm(token, 'charge', charge.id, [
+          ['pay', 'Pay'],
+          ['fail', 'Fail'],
+          ['expire', 'Expire'],
+        ])
+      : '';
+  return `<tr data-charge="${escapeHtml(charge.id)}"><td>${link}</td><td data-status="${escapeHtml(charge.status)}">${escapeHtml(charge.status)}</td>${cell(amountOf(charge.amount, charge.currency))}${cell(charge.channel === null ? charge.payment_method : `${charge.payment_method} (${charge.channel})`)}${cell(charge.description ?? '')}${cell(charge.client_reference_id ?? '')}${timeCell(charge.expires_at)}<td>${actions}</td></tr>`;
+}
+
+function eventRow(event: SandboxEvent, token: string): string {
+  return `<tr data-event="${escapeHtml(event.id)}">${idCell(event.id)}${cell(event.type)}${idCell(event.data.id)}${cell(event.data.status)}${timeCell(event.created_at)}<td>${actionForm(token, 'event', event.id, [['redeliver', 'Redeliver']])}</td></tr>`;
+}
+
+/** One attempt for people: its answer (or why none), how long it took, when. */
+function attemptItem(attempt: WebhookAttempt): string {
+  const outcome =
+    attempt.status === null
+      ? `no answer: ${attempt.error ?? 'unknown error'}`
+      : `HTTP ${attempt.status}${attempt.location === undefined ? '' : ` to ${attempt.location}`}`;
+  return `<li data-ok="${attempt.ok}">${escapeHtml(`${outcome} · ${attempt.durationMs} ms · `)}${timeOf(attempt.startedAt.toISOString())}</li>`;
+}
+
+function deliveryRow(delivery: WebhookDelivery): string {
+  const attempts =
+    delivery.attempts.length === 0 ? 'none yet' : `<ol>${delivery.attempts.map(attemptItem).join('')}</ol>`;
+  const kind = delivery.redelivery ? `${delivery.eventType} (redelivery)` : delivery.eventType;
+  return `<tr data-delivery="${escapeHtml(delivery.eventId)}">${idCell(delivery.eventId)}${cell(kind)}${idCell(delivery.event.data.id)}<td data-state="${escapeHtml(delivery.state)}">${escapeHtml(delivery.state)}</td><td>${attempts}</td><td>${delivery.retryAt === null ? '' : timeOf(delivery.retryAt.toISOString())}</td></tr>`;
+}
+
+function transferRow(transfer: TransferRecord): string {
+  return `<tr data-transfer="${escapeHtml(transfer.id)}">${idCell(transfer.id)}${cell(`${transfer.source_account_name} (${transfer.source_account_id})`)}${cell(`${transfer.destination_account_name} (${transfer.destination_account_id})`)}${cell(amountOf(transfer.amount, transfer.currency))}${cell(transfer.status)}${cell(transfer.client_reference_id ?? '')}${timeCell(transfer.created_at)}</tr>`;
+}
+
+function accountRow(account: Required<SandboxAccount>): string {
+  return `<tr data-account="${escapeHtml(account.id)}">${idCell(account.id)}${cell(account.name)}${cell(account.active ? 'active' : 'inactive')}${cell(amountOf(account.balance, 'idr'))}</tr>`;
+}
+
+/**
+ * The page: every part of `state`, the forms carrying `formToken`, and
+ * `notice` above them (why a press changed nothing).
+ */
+export function dashboardPage(state: DashboardState, formToken: string, notice = ''): RenderedPage {
+  const main = `<h1>Sandbox</h1>
+<p>Charges, events, webhook deliveries, transfers and balances, newest first. This page refreshes every ${REFRESH_SECONDS} seconds.</p>
+<p role="status">${escapeHtml(notice)}</p>
+${section(
+  'charges',
+  'Charges',
+  ['Charge', 'Status', 'Amount', 'Method', 'Description', 'Reference', 'Expires', 'Actions'],
+  newestFirst(state.charges).map((charge) => chargeRow(charge, formToken)),
+  'No charges yet.',
+)}
+${section(
+  'events',
+  'Events',
+  ['Event', 'Type', 'Charge', 'Charge status', 'Created', 'Actions'],
+  newestFirst(state.events).map((event) => eventRow(event, formToken)),
+  'No events yet.',
+)}
+${section(
+  'deliveries',
+  'Webhook deliveries',
+  ['Event', 'Type', 'Charge', 'State', 'Attempts', 'Next attempt'],
+  newestFirst(state.deliveries).map(deliveryRow),
+  'No webhook deliveries yet: the sandbox delivers events when it has a webhook URL.',
+)}
+${section(
+  'transfers',
+  'Transfers',
+  ['Transfer', 'From', 'To', 'Amount', 'Status', 'Reference', 'Created'],
+  newestFirst(state.transfers).map(transferRow),
+  'No transfers yet.',
+)}
+${section('balances', 'Balances', ['Account', 'Name', 'State', 'Balance'], state.accounts.map(accountRow), 'No accounts.')}`;
+  return documentOf('lunas sandbox', main, SCRIPT, {
+    style: STYLE,
+    // With JavaScript off the page reloads itself; `url=/` so a page answering a POST reloads as a GET.
+    head: `<noscript><meta http-equiv="refresh" content="${REFRESH_SECONDS}; url=/"></noscript>\n`,
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * The sandbox's own page at `/` in a real browser: Debian's Chromium (or the
+ * binary `CHROMIUM` names) driven by playwright-core. With JavaScript on and
+ * off, a developer presses `Pay`, `Fail` and `Expire` on pending charges and
+ * `Redeliver` on an event, each by its accessible name, and the page, the
+ * API and the webhook receiver agree; the page refreshes by itself (a
+ * `<noscript>` meta refresh, or the script swapping `<main>`). Under a name
+ * rebound to 127.0.0.1 the sandbox does not answer it.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import type { Client } from 'lunas-sdk';
+import type { Sandbox } from 'lunas-sdk/testing';
+import { start } from '../e2e/helpers.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { webhookReceiver } from '../sandbox/webhook-receiver.js';
+
+/** A name this Chromium resolves to 127.0.0.1, as a DNS-rebinding attacker's name does once rebound. */
+const REBOUND = 'evil.example';
+
+/** Tests given one headless Chromium per file; without the binary each test fails naming the install, none is skipped. */
+const it = test.extend<{ browser: Browser }>({
+  browser: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
+    async ({}, use) => {
+      const browser = await launchChromium([`--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`]);
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'file' },
+  ],
+});
+
+/** The page open at the sandbox's root in a fresh context, and the errors its console reports (CSP refusals included). */
+async function openDashboard(browser: Browser, sandbox: Sandbox, javaScriptEnabled: boolean) {
+  const context = await browser.newContext({ javaScriptEnabled });
+  onTestFinished(() => context.close());
+  const consoleErrors: string[] = [];
+  context.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const response = await page.goto(`${sandbox.url}/`);
+  expect(response?.status()).toBe(200);
+  return { page, consoleErrors };
+}
+
+/** The row of the charges' table (or, with `kind`, another table) for `id`. */
+const rowOf = (page: Page, id: string, kind: 'charge' | 'event' = 'charge') => page.locator(`tr[data-${kind}="${id}"]`);
+
+/** The status a charge's row shows, once it shows `status`. */
+async function rowShows(page: Page, id: string, status: string): Promise<void> {
+  await rowOf(page, id).locator(`td[data-status="${status}"]`).waitFor();
+}
+
+async function charge(client: Client, description: string): Promise<string> {
+  const created = await client.charges.create({ payment_method: 'qris', amount: 25_000, description });
+  return created.id;
+}
+
+describe.each([
+  { mode: 'JavaScript on', javaScriptEnabled: true },
+  { mode: 'JavaScript off', javaScriptEnabled: false },
+])('the sandbox page in Chromium, $mode', ({ javaScriptEnabled }) => {
+  it('Pay, Fail, Expire and Redeliver act as the helpers do; the page, the API and the webhooks agree', async ({
+    browser,
+  }) => {
+    const hook = await webhookReceiver();
+    const { sandbox, client } = await start({ webhookUrl: hook.url });
+    const [toPay, toFail, toExpire] = [
+      await charge(client, 'order 1'),
+      await charge(client, 'order 2'),
+      await charge(client, 'order 3'),
+    ];
+    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sandbox');
+    const payRow = rowOf(page, toPay);
+    expect(await payRow.getByRole('cell', { name: 'Rp\u00a025.000' }).isVisible()).toBe(true);
+    expect(await payRow.getByRole('link', { name: toPay }).getAttribute('href')).toBe(`/pay/${toPay}`);
+
+    await payRow.getByRole('button', { name: 'Pay', exact: true }).click();
+    await rowShows(page, toPay, 'success');
+    await rowOf(page, toFail).getByRole('button', { name: 'Fail', exact: true }).click();
+    await rowShows(page, toFail, 'failed');
+    await rowOf(page, toExpire).getByRole('button', { name: 'Expire', exact: true }).click();
+    await rowShows(page, toExpire, 'failed');
+    expect(new URL(page.url()).pathname).toBe('/');
+    // A settled charge offers no button.
+    expect(await rowOf(page, toPay).getByRole('button').count()).toBe(0);
+    const statuses = await Promise.all(
+      [toPay, toFail, toExpire].map(async (id) => (await client.charges.retrieve(id)).status),
+    );
+    expect(statuses).toEqual(['success', 'failed', 'failed']);
+
+    await sandbox.webhooksSettled();
+    const succeeded = sandbox.events.find((event) => event.type === 'payment_charge.succeeded')!;
+    const before = hook.received.length;
+    await page.reload();
+    await rowOf(page, succeeded.id, 'event').getByRole('button', { name: 'Redeliver', exact: true }).click();
+    await expect.poll(() => hook.received.length).toBe(before + 1);
+    expect(hook.received.at(-1)?.event.id).toBe(succeeded.id);
+    await sandbox.webhooksSettled();
+    // The redelivery appears among the deliveries, with its attempt.
+    await page.reload();
+    const redelivery = page.getByRole('row').filter({ hasText: 'payment_charge.succeeded (redelivery)' });
+    expect(await redelivery.locator('td[data-state="delivered"]').count()).toBe(1);
+    expect(await redelivery.getByRole('listitem').first().textContent()).toMatch(/^HTTP 204 · \d+ ms · \d{4}-/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('refreshes by itself: a charge created while it is open appears', async ({ browser }) => {
+    const { sandbox, client } = await start();
+    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled);
+    expect(await page.getByText('No charges yet.').isVisible()).toBe(true);
+    const id = await charge(client, 'while open');
+    await rowOf(page, id).waitFor({ timeout: 15_000 });
+    expect(await rowOf(page, id).getByRole('button', { name: 'Pay', exact: true }).isVisible()).toBe(true);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+it('is not served under a name rebound to 127.0.0.1', async ({ browser }) => {
+  const { sandbox } = await start();
+  const context = await browser.newContext();
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  const response = await page.goto(`http://${REBOUND}:${new URL(sandbox.url).port}/`);
+  expect(response?.status()).toBe(421);
+  expect(await page.content()).not.toContain('Sandbox');
+});
