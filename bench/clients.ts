@@ -7,6 +7,7 @@ import ky from 'ky';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
 import { Client, type ClientOptions } from 'lunas-sdk';
+import { loadNodeTransport } from '../src/core/node-fetch.js';
 import { API_KEY } from './fixtures.js';
 
 export function sdkClient(baseURL: string, options: ClientOptions = {}): Client {
@@ -52,8 +53,18 @@ export function listUrl(baseURL: string, page: number, pageSize: number): string
  * validation, body deadline or error mapping. The SDK cannot be faster than
  * this, so it shows how much of a ratio is ours.
  */
-export function kyGetter(baseURL: string): (path: string) => Promise<{ data: unknown }> {
-  const api = ky.create({ prefixUrl: baseURL, retry: 0, timeout: 30_000, throwHttpErrors: false, headers });
+export function kyGetter(
+  baseURL: string,
+  fetch?: typeof globalThis.fetch,
+): (path: string) => Promise<{ data: unknown }> {
+  const api = ky.create({
+    prefixUrl: baseURL,
+    retry: 0,
+    timeout: 30_000,
+    throwHttpErrors: false,
+    headers,
+    ...(fetch ? { fetch } : {}),
+  });
   return async (path) => {
     const res = await api(path);
     if (!res.ok) throw new Error(`bench ky reference: ${res.status} from ${path}`);
@@ -97,4 +108,15 @@ export function stripeGetter(baseURL: string): (path: string) => Promise<unknown
     if (status !== 200) throw new Error(`bench stripe reference: ${status} from ${path}`);
     return body;
   };
+}
+
+/**
+ * lunas's Node.js transport (src/core/node-fetch.ts): a fetch-shaped function
+ * over undici's pool. Throws where it would not be used (not Node.js, undici
+ * missing, an environment proxy), since the rows built on it would mean nothing.
+ */
+export async function nodeTransport(): Promise<typeof fetch> {
+  const transport = await loadNodeTransport();
+  if (!transport) throw new Error('bench: the Node transport is not available here');
+  return transport;
 }

@@ -3,7 +3,7 @@
 // so the verdicts hold on a slower or busier machine; absolute times are context.
 // `npm run bench -- walk heap` runs only the named measurements.
 import { OWN_BYTES_BUDGET, bundleClient, bundleLibraries, ensureBuilt } from './bundle.js';
-import { coldImport } from './cold-import.js';
+import { coldImport, coldStart } from './cold-import.js';
 import { heapWalk } from './heap.js';
 import { parseCost } from './parse.js';
 import { ms, pairRow, printTable, ratio, type Row, writeResults } from './report.js';
@@ -28,6 +28,8 @@ async function withServer<T>(options: Parameters<typeof startServer>[0], fn: (s:
 
 const referenceLabels: Record<string, string> = {
   ky: 'ky alone',
+  kyNode: 'ky over the Node transport (lunas-equivalent)',
+  sdkNode: 'lunas with fetch: the Node transport',
   openai: 'openai-node client.get()',
   stripe: 'stripe-node rawRequest',
   fetchWithTimeout: 'fetch with a timeout signal',
@@ -56,7 +58,7 @@ function retrieveRow(row: Row, comparison: Comparison): Row {
 }
 
 // Dist is needed by the bundle and cold-import figures; build before any timing.
-if (wanted('bundle') || wanted('import')) ensureBuilt();
+if (wanted('bundle') || wanted('import') || wanted('start')) ensureBuilt();
 
 await withServer({ total: 10_000 }, async (server) => {
   if (wanted('retrieve')) {
@@ -70,6 +72,10 @@ await withServer({ total: 10_000 }, async (server) => {
   if (wanted('concurrent')) {
     const r = (results.retrieveConcurrent = await concurrentRetrieve(server));
     rows.push(retrieveRow(withReferences(pairRow('3. 1,000 retrieves, 100 concurrent: SDK / bare fetch', r), r), r));
+  }
+  if (wanted('concurrent500')) {
+    const r = (results.retrieveConcurrent500 = await concurrentRetrieve(server, 2_500, 500));
+    rows.push(retrieveRow(withReferences(pairRow('3b. 2,500 retrieves, 500 concurrent: SDK / bare fetch', r), r), r));
   }
 });
 
@@ -129,6 +135,17 @@ if (wanted('import')) {
       `whole processes: ${(r.lunasMs / r.openaiMs).toFixed(2)})`,
     budget: '≤ 0.90',
     met: r.ratio <= 0.9,
+  });
+}
+
+if (wanted('start')) {
+  const r = await withServer({ total: 10 }, (server) => coldStart(server.url));
+  results.coldStart = r;
+  rows.push({
+    figure: '9. cold start, whole process (import + first retrieve): lunas / openai-node',
+    value: `${r.ratio.toFixed(2)} (over an empty process: lunas +${ms(r.lunasMs - r.bareMs)}, openai +${ms(r.openaiMs - r.bareMs)})`,
+    budget: '≤ 1.00',
+    met: r.ratio <= 1,
   });
 }
 

@@ -3,7 +3,8 @@
 # into a fresh consumer project and runs one ESM and one CommonJS program on
 # Node 20 (this machine's), Node 22, Node 24, Bun and Deno. Each program starts
 # the sandbox, creates and pays a charge, walks a list across pages, makes a
-# transfer and checks an error class, then does a create, pay and list against
+# transfer and checks an error class and that a 307 is an APIError (nothing
+# sent where it points), then does a create, pay and list against
 # createSandbox (in process, through its fetch) and prints OK. A third program
 # (runtime-matrix/dual.mjs) loads the ESM and the CommonJS build in one process
 # and checks that each one's errors are instances of the other's classes.
@@ -121,6 +122,23 @@ async function main(format) {
 
     const missing = await client.charges.retrieve('ch_missing').catch((error) => error);
     assert(missing instanceof NotFoundError && missing instanceof LunasError, `expected NotFoundError, got ${missing}`);
+
+    // A redirect is never followed, whatever this runtime's fetch makes of redirect: 'manual'.
+    const elsewhere = await startSandbox();
+    try {
+      const location = `${elsewhere.url}/v1/transfers`;
+      sandbox.inject({ kind: 'status', status: 307, path: '/v1/transfers', headers: { location } });
+      const redirected = await client.transfers
+        .create({ destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' })
+        .catch((error) => error);
+      assert(
+        redirected instanceof APIError && redirected.status === 307 && redirected.headers.get('location') === location,
+        `expected APIError 307 with its Location, got ${redirected}`,
+      );
+      assert(elsewhere.requests.length === 0, `the redirect's target saw ${elsewhere.requests.length} requests`);
+    } finally {
+      await elsewhere.close();
+    }
   } finally {
     await sandbox.close();
     clearTimeout(watchdog);
@@ -141,14 +159,14 @@ function assert(condition, message) {
 JS
 }
 {
-  echo "import { Client, LunasError, NotFoundError } from 'lunas-sdk';"
+  echo "import { APIError, Client, LunasError, NotFoundError } from 'lunas-sdk';"
   echo "import { createSandbox, startSandbox } from 'lunas-sdk/testing';"
   scenario
   echo "await main('esm');"
 } >esm.mjs
 {
   echo "'use strict';"
-  echo "const { Client, LunasError, NotFoundError } = require('lunas-sdk');"
+  echo "const { APIError, Client, LunasError, NotFoundError } = require('lunas-sdk');"
   echo "const { createSandbox, startSandbox } = require('lunas-sdk/testing');"
   scenario
   echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"

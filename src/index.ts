@@ -29,6 +29,8 @@ export {
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
+  ResponseBodyError,
+  type ResponseBodyProblem,
   type ResponseIssue,
   ResponseValidationError,
   UnprocessableEntityError,

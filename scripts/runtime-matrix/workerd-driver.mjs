@@ -80,6 +80,17 @@ try {
   const result = await step('rest', { chargeId });
   assert(sandbox.balance('acc_partner') === '125000.00', `partner balance ${sandbox.balance('acc_partner')}`);
   assert(result.nodeCompat === nodeCompat, `Node.js APIs ${result.nodeCompat ? 'present' : 'absent'} in ${label}`);
+  const elsewhere = await startSandbox();
+  try {
+    const location = `${elsewhere.url}/v1/transfers`;
+    sandbox.inject({ kind: 'status', status: 307, path: '/v1/transfers', headers: { location } });
+    const redirected = await step('redirect');
+    assert(redirected.status === 307, `a 307 became an APIError with status ${redirected.status}`);
+    assert(redirected.location === location, `the APIError's Location is ${redirected.location}`);
+    assert(elsewhere.requests.length === 0, `the redirect's target saw ${elsewhere.requests.length} requests`);
+  } finally {
+    await elsewhere.close();
+  }
   const inProcess = await step('inProcess');
   assert(inProcess.requests === 5, `the in-process sandbox saw ${inProcess.requests} requests, expected 5`);
 } finally {

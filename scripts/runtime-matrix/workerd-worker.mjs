@@ -1,10 +1,11 @@
 // A Cloudflare Worker using lunas-sdk. The matrix bundles it with esbuild as
 // wrangler would (conditions workerd, worker, browser) and serves it with
 // workerd; workerd-driver.mjs sends one POST per step with the sandbox's URL
-// and key, and pays the charge between the two steps. A third step runs the
+// and key, and pays the charge between the first two steps; a redirect step
+// checks that a 307 the driver armed is an APIError. A third step runs the
 // whole scenario against createSandbox inside the Worker, with no network.
 /* global Response */
-import { Client, LunasError, NotFoundError } from 'lunas-sdk';
+import { APIError, Client, LunasError, NotFoundError } from 'lunas-sdk';
 import { createSandbox } from 'lunas-sdk/testing';
 import { inProcessScenario } from './in-process.mjs';
 
@@ -35,6 +36,15 @@ const steps = {
     const missing = await client.charges.retrieve('ch_missing').catch((error) => error);
     assert(missing instanceof NotFoundError && missing instanceof LunasError, `expected NotFoundError, got ${missing}`);
     return { nodeCompat: typeof globalThis.process?.versions?.node === 'string' };
+  },
+
+  // The driver armed a 307 pointing at another sandbox: an APIError, whatever workerd makes of redirect: 'manual'.
+  async redirect(client) {
+    const error = await client.transfers
+      .create({ destination_account_id: 'acc_partner', amount: 1000, currency: 'idr' })
+      .catch((caught) => caught);
+    assert(error instanceof APIError, `expected APIError for a 307, got ${error}`);
+    return { status: error.status, location: error.headers.get('location') };
   },
 
   async inProcess() {

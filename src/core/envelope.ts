@@ -182,7 +182,9 @@ export function decodeFailure(raw: RawResponse): APIError {
 
 function apiError(raw: RawResponse, body: unknown): APIError {
   const fields = isObject(body) && body.status === 'fail' ? failFields(body.data) : {};
-  const detail = serviceMessage(body, fields);
+  const detail = isRedirect(raw.status)
+    ? redirectDetail(raw.status, raw.headers.get('location'))
+    : serviceMessage(body, fields);
   const ErrorClass = errorClassFor(raw.status);
   return new ErrorClass({
     status: raw.status,
@@ -191,6 +193,46 @@ function apiError(raw: RawResponse, body: unknown): APIError {
     headers: raw.headers,
     fields,
     idempotencyKey: raw.idempotencyKey,
+  });
+}
+
+/**
+ * 3xx, or 0: what fetch makes of a redirect under `redirect: 'manual'` in a
+ * browser (an opaque redirect, hiding its status and Location).
+ */
+function isRedirect(status: number): boolean {
+  return status === 0 || (status >= 300 && status < 400);
+}
+
+const NEVER_FOLLOWED = 'lunas never follows redirects';
+const CHECK_BASE_URL = `${NEVER_FOLLOWED} (check the baseURL option)`;
+
+/** Where a redirect pointed (already masked, as every header is), or why that is not known. */
+function redirectDetail(status: number, location: string | null): string {
+  if (status === 0) return `an opaque redirect (fetch hides where it pointed); ${CHECK_BASE_URL}`;
+  if (location === null) return `a redirect with no Location; ${CHECK_BASE_URL}`;
+  return `a redirect to ${location}; ${CHECK_BASE_URL}`;
+}
+
+/**
+ * The error for an answer a custom fetch got by following a redirect (or from
+ * a URL other than the one asked for): refused unread, since it does not come
+ * from the service the caller configured. `headers` come masked.
+ */
+export function followedRedirectError(init: {
+  label: string;
+  status: number;
+  headers: Headers;
+  url: string | undefined;
+  idempotencyKey: string | undefined;
+}): APIError {
+  const from = init.url === undefined ? 'after a redirect' : `from ${init.url}`;
+  return new APIError({
+    status: init.status,
+    message: `${init.label} was answered ${from}: the fetch option followed a redirect, and ${NEVER_FOLLOWED}`,
+    body: undefined,
+    headers: init.headers,
+    idempotencyKey: init.idempotencyKey,
   });
 }
 

@@ -51,9 +51,14 @@ export class LunasError extends Error {
     return isInstanceOrBranded(this, value);
   }
 
-  /** A plain, key-free summary, so `JSON.stringify(error)` shows what went wrong. */
+  /**
+   * A plain, key-free summary, so `JSON.stringify(error)` shows what went
+   * wrong; `headers`, on the errors that carry them, as a plain record (a
+   * `Headers` object serialises as `{}`).
+   */
   toJSON(): Record<string, unknown> {
     const { cause: _cause, ...fields } = { ...this } as Record<string, unknown>;
+    if (fields.headers instanceof Headers) fields.headers = headersRecord(fields.headers);
     return { name: this.name, message: this.message, ...fields };
   }
 }
@@ -107,11 +112,6 @@ export class APIError extends LunasError {
     this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
   }
-
-  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), headers: headersRecord(this.headers) };
-  }
 }
 
 /** 400: the service rejected the request. `fields` maps field names to its messages. @category Errors */
@@ -145,6 +145,65 @@ export class APIConnectionError extends LunasError {}
 
 /** No response arrived within the per-attempt `timeout`. @category Errors */
 export class APIConnectionTimeoutError extends APIConnectionError {}
+
+/**
+ * Why a {@link ResponseBodyError}'s body was not used: `'too-large'`, past
+ * the most lunas reads of one body; `'unreadable'`, the body broke off or
+ * could not be decoded (a connection cut mid-body, bad gzip).
+ * @category Errors
+ */
+export type ResponseBodyProblem = 'too-large' | 'unreadable';
+
+/**
+ * A response arrived, but its body could not be used. `reason` says why:
+ * `'too-large'` when it held more than `limit` bytes (counted after
+ * decompression; lunas stops reading there, and never retries it), or
+ * `'unreadable'` when it broke off or could not be decoded (retried like a
+ * connection failure: a POST's retry carries the same Idempotency-Key, so it
+ * cannot perform the operation twice).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.charges.list({ pagesize: 100 });
+ * } catch (error) {
+ *   if (error instanceof ResponseBodyError && error.reason === 'too-large') {
+ *     console.error(`a body over ${error.limit} bytes`, error.status, error.requestId);
+ *   }
+ *   throw error;
+ * }
+ * ```
+ * @category Errors
+ */
+export class ResponseBodyError extends LunasError {
+  /** Why the body was not used. */
+  readonly reason: ResponseBodyProblem;
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** The response headers. */
+  readonly headers: Headers;
+  /** The `x-request-id` response header, when the service sent one: quote it to support. */
+  readonly requestId: string | undefined;
+  /** The most bytes of a body lunas reads (after decompression): 8 MiB. */
+  readonly limit: number;
+
+  constructor(init: {
+    message: string;
+    reason: ResponseBodyProblem;
+    status: number;
+    headers: Headers;
+    limit: number;
+    cause?: unknown;
+    idempotencyKey?: string | undefined;
+  }) {
+    super(init.message, { cause: init.cause, idempotencyKey: init.idempotencyKey });
+    this.reason = init.reason;
+    this.status = init.status;
+    this.headers = init.headers;
+    this.requestId = init.headers.get('x-request-id') ?? undefined;
+    this.limit = init.limit;
+  }
+}
 
 /** The caller's `AbortSignal` aborted the call; never retried. @category Errors */
 export class APIUserAbortError extends LunasError {}
@@ -218,11 +277,6 @@ export class ResponseValidationError extends LunasError {
     this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
   }
-
-  /** As {@link LunasError.toJSON}, with `headers` as a plain record (a `Headers` object serialises as `{}`). */
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), headers: headersRecord(this.headers) };
-  }
 }
 
 /**
@@ -286,4 +340,5 @@ brandErrorClasses({
   APIUserAbortError,
   RequestValidationError,
   ResponseValidationError,
+  ResponseBodyError,
 });

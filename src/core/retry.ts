@@ -3,16 +3,21 @@
  * attempt, and what a final error says about the attempts made.
  */
 import { onAbort } from './abort-relay.js';
-import { APIConnectionError, APIError, type LunasError } from './errors.js';
+import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from './errors.js';
 
 /** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const INITIAL_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
 
-/** Connection failures, timeouts, 408, 409, 429 and 5xx. Everything else is final. */
+/**
+ * Connection failures, timeouts, a body that broke off, 408, 409, 429 and
+ * 5xx. Everything else is final: a redirect (3xx), and a body past the cap,
+ * which a retry would only read again.
+ */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof APIConnectionError) return true; // includes timeouts
+  if (error instanceof ResponseBodyError) return error.reason === 'unreadable';
   if (error instanceof APIError) {
     const { status } = error;
     return status === 408 || status === 409 || status === 429 || status >= 500;

@@ -11,7 +11,7 @@
  */
 import { describeThrown } from './describe-value.js';
 import { decodeFailure, decodeSuccess } from './envelope.js';
-import { APIUserAbortError, LunasError } from './errors.js';
+import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
 import type { Events } from './events.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
@@ -169,6 +169,12 @@ export class Transport {
           error instanceof LunasError
             ? error
             : new LunasError(`${label} failed: ${redact(describeThrown(error), secret)}`, { idempotencyKey });
+        // A response that arrived but was refused before it was decoded (a body
+        // too large or broken off, a redirect a custom fetch followed): its
+        // event shows its status, and a retry honours its Retry-After.
+        if (failure instanceof ResponseBodyError || (failure instanceof APIError && status === undefined)) {
+          ({ status, requestId, headers: failedHeaders } = failure);
+        }
       }
       const willRetry = attempt <= maxRetries && isRetryable(failure);
       ended(failure, willRetry);

@@ -14,7 +14,6 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   BadRequestError,
@@ -23,6 +22,7 @@ import {
   LunasError,
   NotFoundError,
   Page,
+  ResponseBodyError,
   ResponseValidationError,
 } from '../../src/index.js';
 import { normalizeMoney } from '../../src/core/money.js';
@@ -497,7 +497,7 @@ describe('bodies that never finish', () => {
       },
     });
 
-  it('a body that breaks off mid-stream is an APIConnectionError, for every method', async () => {
+  it('a body that breaks off mid-stream is a ResponseBodyError (unreadable), for every method', async () => {
     const outcomes = await Promise.all(
       METHODS.map((method) => {
         const body: Body = {
@@ -508,8 +508,8 @@ describe('bodies that never finish', () => {
       }),
     );
     for (const outcome of outcomes) {
-      expect(outcome.error).toBeInstanceOf(APIConnectionError);
-      expect(outcome.error).not.toBeInstanceOf(APIConnectionTimeoutError);
+      expect(outcome.error).toBeInstanceOf(ResponseBodyError);
+      expect(outcome.error).toMatchObject({ reason: 'unreadable', status: 200 });
     }
   });
 

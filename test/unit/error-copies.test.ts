@@ -49,6 +49,13 @@ function instancesOf(copy: Lunas): Record<string, Error> {
       status: 200,
       headers,
     }),
+    ResponseBodyError: new copy.ResponseBodyError({
+      message: 'm',
+      reason: 'unreadable',
+      status: 200,
+      headers,
+      limit: 1,
+    }),
     EventValidationError: new copy.EventValidationError([]),
   };
 }

@@ -38,6 +38,7 @@ const apiInit = { status: 400, message: 'm', body: null, headers, fields: {} };
 const argumentsFor = {
   RequestValidationError: [{ amount: ['m'] }],
   ResponseValidationError: [{ summary: 'm', issues: [], body: '', status: 200, headers }],
+  ResponseBodyError: [{ message: 'm', reason: 'too-large', status: 200, headers, limit: 1 }],
   EventValidationError: [[{ path: 'id', message: 'm' }]],
 };
 const report = [];
@@ -85,6 +86,7 @@ describe('error names in a minified bundle', () => {
         'PermissionDeniedError',
         'RateLimitError',
         'RequestValidationError',
+        'ResponseBodyError',
         'ResponseValidationError',
         'SandboxError',
         'UnprocessableEntityError',

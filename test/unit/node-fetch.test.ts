@@ -1,0 +1,339 @@
+/**
+ * The Node.js transport (src/core/node-fetch.ts) under ky 1.14, as lunas
+ * drives it, against real loopback servers: msw does not see undici's
+ * requests, and a socket is what keep-alive, aborts and caps are about.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import ky, { TimeoutError } from 'ky';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Client } from '../../src/index.js';
+import {
+  BODY_TOO_LARGE,
+  CANCEL_BODY,
+  READ_BODY,
+  createNodeFetch,
+  importNodeModules,
+  isNodeRuntime,
+  loadNodeTransport,
+  undiciRuns,
+  type LightResponse,
+  type NodeFetch,
+  type NodeModules,
+} from '../../src/core/node-fetch.js';
+import { startSandbox } from '../../src/testing/index.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+interface Loopback {
+  url: string;
+  /** Every request the server received, with the socket it came on. */
+  seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string; socket: Socket }[];
+  /** Resolves when a socket the server accepted closes. */
+  closed: Promise<void>;
+}
+
+const servers: Server[] = [];
+
+async function serve(handler: Handler): Promise<Loopback> {
+  const seen: Loopback['seen'] = [];
+  let socketClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (socketClosed = resolve));
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, socket: req.socket });
+      handler(req, res, body);
+    });
+  });
+  server.on('connection', (socket: Socket) => socket.on('close', () => socketClosed()));
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, closed };
+}
+
+function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(value));
+}
+
+let modules: NodeModules;
+let nodeFetch: NodeFetch;
+
+beforeAll(async () => {
+  modules = await importNodeModules();
+  nodeFetch = createNodeFetch(modules);
+});
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
+});
+
+/** ky set up as lunas sets it up (src/core/ky-http.ts), over the Node transport. */
+function lunasKy(prefixUrl: string, timeout: number | false = 30_000) {
+  return ky.create({
+    prefixUrl,
+    retry: 0,
+    timeout,
+    throwHttpErrors: false,
+    fetch: nodeFetch as unknown as typeof fetch,
+  });
+}
+
+const light = (response: Response) => response as unknown as LightResponse;
+
+describe('ky over the Node transport', () => {
+  it('sends a GET under prefixUrl with the headers given, and reads status, headers and JSON', async () => {
+    const loopback = await serve((_req, res) =>
+      json(res, 200, { status: 'success', data: { id: 'ch_1' } }, { 'x-request-id': 'req_1' }),
+    );
+    const response = await lunasKy(`${loopback.url}/v1`)('payments/charges/ch_1?expand=no', {
+      headers: { authorization: 'Bearer sk_test_x', 'user-agent': 'lunas-test' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.ok).toBe(true);
+    expect(response.url).toBe(`${loopback.url}/v1/payments/charges/ch_1?expand=no`);
+    expect(response.redirected).toBe(false);
+    expect(response.headers).toBeInstanceOf(Headers);
+    expect(response.headers.get('x-request-id')).toBe('req_1');
+    expect(await response.json()).toEqual({ status: 'success', data: { id: 'ch_1' } });
+    const [request] = loopback.seen;
+    expect(request).toMatchObject({ method: 'GET', url: '/v1/payments/charges/ch_1?expand=no' });
+    expect(request!.headers).toMatchObject({ authorization: 'Bearer sk_test_x', 'user-agent': 'lunas-test' });
+  });
+
+  it('sends a POST with a JSON string body, from the Request or from lunasBody', async () => {
+    const loopback = await serve((_req, res, body) => json(res, 201, { echoed: JSON.parse(body) as unknown }));
+    const api = lunasKy(loopback.url);
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":"150000.25"}' };
+    const fromRequest = await api('v1/transfers', init);
+    expect(await fromRequest.json()).toEqual({ echoed: { amount: '150000.25' } });
+    // ky forwards an option it does not know to fetch: the text, so the Request's stream is not read back.
+    const fromOption = await api('v1/transfers', { ...init, lunasBody: '{"amount":"1.00"}' } as object);
+    expect(await fromOption.json()).toEqual({ echoed: { amount: '1.00' } });
+    expect(loopback.seen.map((r) => [r.method, r.headers['content-type'], r.headers['content-length']])).toEqual([
+      ['POST', 'application/json', '22'],
+      ['POST', 'application/json', '17'],
+    ]);
+  });
+
+  it('hands back an error status without throwing, and sends it once (retry: 0)', async () => {
+    const loopback = await serve((_req, res) => json(res, 500, { status: 'error', message: 'down' }));
+    const response = await lunasKy(loopback.url)('v1/x');
+    expect(response.status).toBe(500);
+    expect(response.ok).toBe(false);
+    expect(await response.text()).toBe('{"status":"error","message":"down"}');
+    expect(loopback.seen).toHaveLength(1);
+  });
+
+  it('answers a 3xx as it came, following nothing', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(302, { location: '/elsewhere' });
+      res.end();
+    });
+    const response = await lunasKy(loopback.url)('v1/x');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/elsewhere');
+    expect(response.redirected).toBe(false);
+    expect(loopback.seen.map((r) => r.url)).toEqual(['/v1/x']);
+  });
+
+  it('rejects with ky’s TimeoutError when the headers are late, and closes that connection', async () => {
+    const loopback = await serve(() => undefined); // never answers
+    await expect(lunasKy(loopback.url, 50)('v1/slow')).rejects.toBeInstanceOf(TimeoutError);
+    await loopback.closed;
+  });
+
+  it('rejects with the signal’s reason on an abort before the headers', async () => {
+    const loopback = await serve(() => undefined);
+    const controller = new AbortController();
+    const sent = lunasKy(loopback.url)('v1/slow', { signal: controller.signal });
+    await vi.waitFor(() => expect(loopback.seen).toHaveLength(1));
+    controller.abort();
+    await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
+    await loopback.closed;
+  });
+
+  it('ends a body read on an abort mid-body, closing the connection', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[');
+    });
+    const controller = new AbortController();
+    const response = await lunasKy(loopback.url)('v1/list', { signal: controller.signal });
+    const text = response.text();
+    controller.abort(new Error('caller gave up'));
+    await expect(text).rejects.toThrow('caller gave up');
+    await loopback.closed;
+  });
+
+  it('reuses keep-alive connections for calls in turn', async () => {
+    const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
+    const api = lunasKy(loopback.url);
+    for (const path of ['v1/a', 'v1/b', 'v1/c', 'v1/d']) await (await api(path)).text();
+    // As with Node's fetch: the pool may open a second connection while the first finishes, no more.
+    const sockets = loopback.seen.map((request) => request.socket);
+    expect(sockets).toHaveLength(4);
+    expect(new Set(sockets).size).toBeLessThanOrEqual(2);
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('asks for and decodes a %s body', async (coding, compress) => {
+    const body = JSON.stringify({ data: Array.from({ length: 200 }, (_, i) => ({ id: `ch_${i}` })) });
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+      res.end(compress(body));
+    });
+    const response = await lunasKy(loopback.url)('v1/list');
+    expect(await response.text()).toBe(body);
+    expect(loopback.seen[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('rejects with a TypeError, as fetch does, when the connection is refused', async () => {
+    const loopback = await serve(() => undefined);
+    const url = loopback.url;
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    const error: unknown = await lunasKy(url)('v1/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+  });
+
+  it('builds a web-stream body only when asked, and reads the whole body through it', async () => {
+    const loopback = await serve((_req, res) => json(res, 200, { via: 'stream' }));
+    const response = await lunasKy(loopback.url)('v1/x');
+    const reader = response.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    expect(Buffer.concat(chunks).toString()).toBe('{"via":"stream"}');
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+describe('the capped body reader', () => {
+  it('reads a body within the limit (decompressed bytes counted), a byte-order mark dropped', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"é"}')])));
+    });
+    const response = light(await lunasKy(loopback.url)('v1/x'));
+    expect(await response[READ_BODY](13)).toBe('{"a":"é"}');
+  });
+
+  it('rejects past the limit with LunasBodyTooLarge and closes the connection', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('x'.repeat(64 * 1024));
+      // The rest never comes: only closing the connection ends this exchange.
+    });
+    const response = light(await lunasKy(loopback.url)('v1/big'));
+    await expect(response[READ_BODY](1024)).rejects.toMatchObject({ name: BODY_TOO_LARGE });
+    await loopback.closed;
+  });
+
+  it('ends a pending read when the body is cancelled (the attempt’s deadline)', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('{');
+    });
+    const response = light(await lunasKy(loopback.url)('v1/x'));
+    const read = response[READ_BODY](1024);
+    response[CANCEL_BODY]();
+    await expect(read).rejects.toBeInstanceOf(Error);
+    await loopback.closed;
+  });
+});
+
+describe('loadNodeTransport', () => {
+  it('is the Node transport on Node.js, answering with a light response', async () => {
+    const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
+    expect(isNodeRuntime()).toBe(true);
+    const transport = await loadNodeTransport();
+    const response = await transport!(`${loopback.url}/x`);
+    expect(response).not.toBeInstanceOf(Response);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['Bun', 'Bun', {}],
+    ['Deno', 'Deno', {}],
+    ['workerd with nodejs_compat', 'navigator', { userAgent: 'Cloudflare-Workers' }],
+  ])('is undefined on %s', async (_name, global, value) => {
+    vi.stubGlobal(global, value);
+    expect(isNodeRuntime()).toBe(false);
+    expect(await loadNodeTransport()).toBeUndefined();
+  });
+
+  it('is left for global fetch below undici 7’s Node.js floor, 20.18.1', () => {
+    expect(['20.18.0', '20.17.9', '20.18.1', '20.19.0', '22.0.0'].map(undiciRuns)).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('is undefined when NODE_USE_ENV_PROXY puts Node’s fetch behind an environment proxy', async () => {
+    vi.stubEnv('NODE_USE_ENV_PROXY', '1');
+    vi.stubEnv('HTTPS_PROXY', 'http://proxy.internal:3128');
+    expect(await loadNodeTransport()).toBeUndefined();
+  });
+
+  it('sends through global fetch while the merchant’s global dispatcher is set', async () => {
+    const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
+    const transport = (await loadNodeTransport())!;
+    const slot = Symbol.for('undici.globalDispatcher.1');
+    const slots = globalThis as unknown as Record<symbol, unknown>;
+    const before = slots[slot];
+    // A merchant's own Agent, with its own connection settings: only global fetch honours it.
+    const merchants = new modules.undici.Agent({ connect: { timeout: 5_000 } });
+    slots[slot] = merchants;
+    try {
+      const response = await transport(`${loopback.url}/x`);
+      expect(response).toBeInstanceOf(Response);
+      expect(await response.json()).toEqual({ ok: true });
+    } finally {
+      slots[slot] = before;
+      await merchants.close();
+    }
+    expect(await transport(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
+  });
+});
+
+describe('lunas over the Node transport, end to end against the sandbox', () => {
+  it('creates, retrieves and walks charges', async () => {
+    const sandbox = await startSandbox();
+    try {
+      const transport = (await loadNodeTransport())!;
+      const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, fetch: transport, logLevel: 'off' });
+      const created = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+      expect((await client.charges.retrieve(created.id)).id).toBe(created.id);
+      for (let i = 0; i < 4; i++) await client.charges.create({ payment_method: 'qris', amount: 10_000 + i });
+      const ids: string[] = [];
+      for await (const charge of client.charges.list({ pagesize: 2 })) ids.push(charge.id);
+      expect(ids).toHaveLength(5);
+      await expect(client.charges.retrieve('ch_missing')).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
