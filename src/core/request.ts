@@ -301,31 +301,20 @@ export class API {
 
   /** GET `path`; resolves to the envelope's `data`, checked by `request.schema`. */
   async get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
-    const checked = this.checkOptions(options);
-    const spec: CallSpec<T> = {
-      method: 'GET',
-      path: path.relative,
-      query: undefined,
-      body: undefined,
-      schema: request.schema,
-      page: undefined,
-    };
-    return this.#send(spec, checked);
+    return this.#send('GET', path.relative, undefined, undefined, request.schema, this.checkOptions(options));
   }
 
   /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves as {@link API.get} does. */
   async post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
     const checked = this.checkOptions(options);
-    const body = serialize(request.body, this.#transport.secret);
-    const spec: CallSpec<T> = {
-      method: 'POST',
-      path: path.relative,
-      query: undefined,
-      body,
-      schema: request.schema,
-      page: undefined,
-    };
-    return this.#send(spec, checked);
+    let body: string;
+    try {
+      body = JSON.stringify(request.body);
+    } catch {
+      // The resource's schema let only JSON data through; a `toJSON` that answered once, then threw, is refused as a raw body is.
+      body = this.#refusing(() => serializeRaw(request.body, this.#transport.secret)!);
+    }
+    return this.#send('POST', path.relative, undefined, body, request.schema, checked);
   }
 
   /**
@@ -396,39 +385,33 @@ export class API {
     const secret = this.#transport.secret;
     // Every name read below is an own key of `checked` (undefined when not given): a polluted prototype is not read.
     const checked: RawOptions = this.#refusing(() => checkRequestOptions(options, RAW_NAMES[method]));
-    const spec = this.#refusing(() => ({
-      method,
-      path: relativePath(path, secret),
-      query: method === 'GET' ? checkQuery(checked.query) : undefined,
-      body: method === 'POST' ? serializeRaw(checked.body, secret) : undefined,
-      schema: checkSchema<T>(checked.schema),
-      page: undefined,
-    }));
-    return this.#send(spec, checked);
+    const [relative, query, body, schema] = this.#refusing(() => [
+      relativePath(path, secret),
+      method === 'GET' ? checkQuery(checked.query) : undefined,
+      method === 'POST' ? serializeRaw(checked.body, secret) : undefined,
+      checkSchema<T>(checked.schema),
+    ]);
+    return this.#send(method, relative, query, body, schema, checked);
   }
 
   /**
-   * One call, what it sends and its request options already checked. Every
-   * field the transport reads is an own key of `spec` (`page` undefined: not
-   * a list), so a polluted `Object.prototype` is never read as what to send.
+   * One call that is not a list, what it sends and its request options
+   * already checked. Every field the transport reads is an own key of the
+   * spec (`page` undefined: not a list), so a polluted `Object.prototype` is
+   * never read as what to send.
    */
-  async #send<T>(spec: CallSpec<T>, options: RequestOptions): Promise<T> {
+  async #send<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: QueryParams | undefined,
+    body: string | undefined,
+    schema: StandardSchema<T> | undefined,
+    options: RequestOptions,
+  ): Promise<T> {
+    const spec = { method, path, query, body, schema, page: undefined };
     const result = await this.#transport.request<T>(spec, options);
     return remember(result.body, result.info);
   }
-}
-
-/** One call that is not a list: what the transport sends, each field given (undefined for none). */
-interface CallSpec<T> {
-  method: 'GET' | 'POST';
-  /** Relative to the base URL, without a leading slash; ids already encoded. */
-  path: string;
-  query: QueryParams | undefined;
-  /** The JSON text of a POST's body. */
-  body: string | undefined;
-  schema: StandardSchema<T> | undefined;
-  /** Undefined: not a list. */
-  page: undefined;
 }
 
 /** What a raw call's options add to the request options. */
@@ -491,23 +474,6 @@ function serializeRaw(body: unknown, secret: Secret): string | undefined {
   }
   if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });
   return text;
-}
-
-/**
- * A resource's body, which its schema checked (JSON data only), as JSON
- * text. Should it fail all the same (a `toJSON` that answers once, then
- * throws), the refusal is a raw body's, never a `TypeError` from inside.
- */
-function serialize(body: unknown, secret: Secret): string {
-  try {
-    return JSON.stringify(body);
-  } catch {
-    try {
-      return serializeRaw(body, secret)!;
-    } catch (error) {
-      throw maskRefusal(error, secret);
-    }
-  }
 }
 
 /** The base of the resource namespaces of {@link Client}: each method is one call on the {@link API} primitive. */
