@@ -1,7 +1,6 @@
-import { API, type GetOptions, type PostOptions } from './core/api.js';
+import { API, type GetOptions, type PostOptions, type StandardSchema } from './core/request.js';
 import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/client-options.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
-import type { StandardSchema } from './core/standard-schema.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
 import { PaymentMethods } from './resources/payment-methods.js';

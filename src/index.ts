@@ -36,16 +36,26 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/log.js';
-export { PagePromise } from './core/page-promise.js';
-export { Page, type PageEnvelope } from './core/pagination.js';
-export { NewestFirstPagePromise } from './core/newest-first.js';
-export { SinceWalk } from './core/since-walk.js';
+export {
+  NewestFirstPagePromise,
+  Page,
+  type PageEnvelope,
+  PagePromise,
+  type ListParams,
+  SinceWalk,
+} from './core/pagination.js';
 export type { RequestOptions } from './core/request-options.js';
-export type { GetOptions, ListParams, PostOptions, QueryParams } from './core/api.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
-export { getResponseInfo } from './core/response-info.js';
-export type { StandardIssue, StandardResult, StandardSchema } from './core/standard-schema.js';
-export type { ResponseInfo } from './core/response-info.js';
+export {
+  type GetOptions,
+  getResponseInfo,
+  type PostOptions,
+  type QueryParams,
+  type ResponseInfo,
+  type StandardIssue,
+  type StandardResult,
+  type StandardSchema,
+} from './core/request.js';
 export {
   type Charge,
   type ChargeCreateParams,

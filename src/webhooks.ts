@@ -6,11 +6,10 @@
  * event came from the service: `confirm` reads the charge back by `data.id`.
  */
 import { isArrayBuffer, isPlainObject } from './core/any-realm.js';
-import type { API } from './core/api.js';
+import { type API, idProblem } from './core/request.js';
 import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
-import { idProblem } from './core/path.js';
 import type { RequestOptions } from './core/request-options.js';
 import { looseObject, typedAs, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';

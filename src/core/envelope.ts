@@ -15,10 +15,10 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { isThenable } from './log.js';
-import type { PageEnvelope } from './pagination.js';
+import { type PageEnvelope, pagingIssues } from './pagination.js';
 import { dottedPath } from './validate.js';
 import { redact, type Secret } from './secrets.js';
-import type { StandardSchema } from './standard-schema.js';
+import type { StandardSchema } from './request.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -172,20 +172,6 @@ function segmentKey(segment: unknown): PropertyKey {
   const key: unknown = typeof segment === 'object' && segment !== null ? (segment as { key: unknown }).key : segment;
   if (typeof key === 'string' || typeof key === 'number' || typeof key === 'symbol') return key;
   throw new TypeError('not a key');
-}
-
-/**
- * The paging rules a walk relies on, each resting on the answer itself: the
- * page asked for, and a page size of at least 1 (the walk advances by page
- * number, and decides on a page's length against it). `total_items` is not
- * one: a cached count can lag or lead the pages, and a page that disagrees
- * with it is still returned. Each breach is a `ResponseValidationError`.
- */
-function pagingIssues(answer: PageEnvelope<unknown>, requested: number): ResponseIssue[] {
-  if (answer.page !== requested)
-    return [{ path: 'page', message: `expected ${requested}, the page requested, got ${answer.page}` }];
-  if (answer.page_size < 1) return [{ path: 'page_size', message: `expected at least 1, got ${answer.page_size}` }];
-  return [];
 }
 
 /** The error for a non-2xx response, with the service's message when the body has one. */

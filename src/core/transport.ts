@@ -16,13 +16,12 @@ import type { Events } from './events.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import type { RequestOptions } from './request-options.js';
-import type { ResponseInfo } from './response-info.js';
+import type { ResponseInfo, StandardSchema } from './request.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry.js';
 import { redact, type Secret } from './secrets.js';
 import { type AttemptSpec, runAttempt, withinAttempt } from './attempt.js';
 import { type KyHttp, loadKy } from './ky-http.js';
 import { callHeaders, clientHeaders } from './request-headers.js';
-import type { StandardSchema } from './standard-schema.js';
 
 /** What the transport needs from the client's options, already checked. */
 export interface TransportConfig {

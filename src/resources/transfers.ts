@@ -1,9 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
-import type { NewestFirstPagePromise } from '../core/newest-first.js';
-import { path } from '../core/path.js';
+import type { ListParams, NewestFirstPagePromise } from '../core/pagination.js';
+import { path, Resource } from '../core/request.js';
 import type { RequestOptions } from '../core/request-options.js';
-import type { ListParams } from '../core/api.js';
-import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';
 import { currencyParam, textParam } from '../core/params.js';
 import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';

@@ -24,13 +24,13 @@
  *
  * A service that makes no progress (resending one page or cycling through a
  * few, with or without ids, whatever its total_items) ends the walk with a
- * `LunasError` within the bound item-walk.ts documents: more than 10,000
+ * `LunasError` within the bound pagination.ts documents: more than 10,000
  * places in a row with nothing new. A list growing by exactly a page before
  * each request ends the walk exactly when that span passes 10,000.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REMEMBERED_IDS } from '../../src/core/item-walk.js';
+import { REMEMBERED_IDS } from '../../src/core/pagination.js';
 import { LunasError, ResponseValidationError } from '../../src/index.js';
 import { walkAll } from '../helpers/recorders.js';
 import { listResponse, wireClient } from '../helpers/wire.js';

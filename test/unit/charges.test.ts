@@ -201,6 +201,19 @@ describe('a polluted Object.prototype', () => {
     }
     expect(wire.sent[0]!.url.search).toBe('');
   });
+
+  it('is never read as the page a call asked for: a retrieve or a raw call is no list', async () => {
+    const wire = wireClient(() => successResponse(chargeJson({ id: 'ch_abc' })));
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.page = 1;
+    try {
+      expect((await wire.client.charges.retrieve('ch_abc')).id).toBe('ch_abc');
+      expect(await wire.client.post('/v1/payments/charges', { body: {} })).toMatchObject({ id: 'ch_abc' });
+      expect(await wire.client.get('/v1/payments/charges/ch_abc')).toMatchObject({ id: 'ch_abc' });
+    } finally {
+      delete polluted.page;
+    }
+  });
 });
 
 describe('charges.list', () => {

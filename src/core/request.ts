@@ -1,0 +1,499 @@
+/**
+ * The request primitive every resource method and the raw
+ * `client.get`/`client.post` go through ({@link API}): what to send is
+ * checked once, where it enters, then sent by the transport and decoded; the
+ * exchange behind each result is kept beside it ({@link getResponseInfo}).
+ *
+ * Two ways in, each checked at its own edge:
+ * - resource methods: ids are checked and encoded by the {@link path} tag,
+ *   parameters by the resource's schema (`validate`), and what the SDK built
+ *   from them (the path, the body, the schema of the answer) is sent as it is;
+ * - raw calls (`client.get`/`post`): the caller's path, query, body and
+ *   schema are checked here, before sending.
+ *
+ * The API key is masked where text leaves: in a refusal of the caller's
+ * input, and in what a list's inspection prints. A call that succeeds never
+ * masks anything here.
+ */
+import { describeValue } from './describe-value.js';
+import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
+import { type ListOrder, type ListParams, type ListSpec, NewestFirstPagePromise, PagePromise } from './pagination.js';
+import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import type { Schema } from './schema.js';
+import { validate } from './validate.js';
+import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
+import type { Transport } from './transport.js';
+
+/**
+ * A schema of any library that implements Standard Schema v1
+ * (standardschema.dev: zod, valibot, arktype...), declared here so raw calls
+ * accept any of them without lunas's declarations depending on one library's types.
+ * @category Client
+ */
+export interface StandardSchema<Output = unknown> {
+  /** The library-neutral entry point every Standard Schema carries. */
+  readonly '~standard': {
+    /** The version of the standard: 1. */
+    readonly version: 1;
+    /** The library that made the schema, e.g. `zod`. */
+    readonly vendor: string;
+    /** Checks a value; may answer asynchronously. */
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    /** Carries the output type for inference; absent at run time. */
+    readonly types?:
+      | {
+          /** The type the schema accepts. */
+          readonly input: unknown;
+          /** The type the schema produces: what `client.get` resolves to. */
+          readonly output: Output;
+        }
+      | undefined;
+  };
+}
+
+/**
+ * What a Standard Schema's `validate` answers: a value, or the issues found.
+ * @category Client
+ */
+export type StandardResult<Output> =
+  | {
+      /** The checked value, possibly transformed by the schema. */
+      readonly value: Output;
+      /** Absent on success. */
+      readonly issues?: undefined;
+    }
+  | {
+      /** Every problem found; the value is refused. */
+      readonly issues: readonly StandardIssue[];
+    };
+
+/**
+ * One problem a Standard Schema found.
+ * @category Client
+ */
+export interface StandardIssue {
+  /** What is wrong. */
+  readonly message: string;
+  /** Where: keys, or segments holding a key. */
+  readonly path?:
+    | readonly (
+        | PropertyKey
+        | {
+            /** The key of this segment. */
+            readonly key: PropertyKey;
+          }
+      )[]
+    | undefined;
+}
+
+/**
+ * What lunas knows about the HTTP exchange behind a result: see {@link getResponseInfo}.
+ * @category Client
+ */
+export interface ResponseInfo {
+  /** HTTP status of the final attempt. */
+  readonly status: number;
+  /** Response headers of the final attempt. */
+  readonly headers: Headers;
+  /** The `x-request-id` header, when the service sent one. */
+  readonly requestId: string | undefined;
+  /** Number of attempts made, 1 when there was no retry. */
+  readonly attempts: number;
+  /** The Idempotency-Key sent, for POST calls. */
+  readonly idempotencyKey: string | undefined;
+}
+
+/** The exchange behind each value a method returned, kept beside it so results stay plain data. */
+const responses = new WeakMap<object, ResponseInfo>();
+
+/**
+ * The HTTP exchange behind a value a method returned (a resource, a
+ * {@link Page}, or an object from `client.get`/`client.post`): status,
+ * headers, `x-request-id`, attempts, Idempotency-Key. Undefined for values
+ * lunas did not return, and for raw results that are not objects.
+ *
+ * @example
+ * ```ts
+ * const transfer = await client.transfers.create(params);
+ * console.log(getResponseInfo(transfer)?.requestId);
+ * ```
+ * @category Client
+ */
+export function getResponseInfo(value: object): ResponseInfo | undefined {
+  return responses.get(value);
+}
+
+/** Records the exchange behind `value` (when it is an object) and returns it. */
+function remember<T>(value: T, info: ResponseInfo): T {
+  if (typeof value === 'object' && value !== null) responses.set(value, info);
+  return value;
+}
+
+/**
+ * A resource's path, built by {@link path}: relative to the base URL, its ids
+ * checked and encoded, so it is sent as it is.
+ */
+export class ResourcePath {
+  constructor(readonly relative: string) {}
+}
+
+/**
+ * A tag for resource paths: `` path`/v1/payments/charges/${id}` `` encodes
+ * every interpolated value as one segment (refusing empty, `.` and `..`).
+ * It throws `RequestValidationError`, so call it inside an async method.
+ */
+export function path(strings: TemplateStringsArray, ...ids: unknown[]): ResourcePath {
+  let result = strings[0]!.slice(1);
+  ids.forEach((id, index) => (result += pathSegment('id', id) + strings[index + 1]!));
+  return new ResourcePath(result);
+}
+
+/**
+ * One path segment for an id. Percent-encoding keeps `/`, `?` and `#` inside
+ * the segment; `.` and `..` cannot be encoded safely (URL parsers resolve
+ * them, even as `%2E`), and no real id is either, so they are refused. So is
+ * an id holding half of a UTF-16 surrogate pair (text cut in the middle of an
+ * emoji, say): it has no UTF-8 form to percent-encode.
+ */
+function pathSegment(field: string, id: unknown): string {
+  const problem = typeof id === 'string' ? idProblem(id) : `ID must be a non-empty string (got ${describeValue(id)})`;
+  if (problem !== undefined) throw new RequestValidationError({ [field]: [problem] });
+  return encodeURIComponent(id as string);
+}
+
+/**
+ * Why `id` cannot name a resource as one path segment (see {@link path}), or
+ * undefined when it can. One rule for the ids a call refuses before sending
+ * and the ids a webhook event cannot name a charge with.
+ */
+export function idProblem(id: string): string | undefined {
+  if (id === '') return `ID must be a non-empty string (got ${describeValue(id)})`;
+  if (id === '.' || id === '..') return `ID must not be "${id}"`;
+  if (hasLoneSurrogate(id))
+    return 'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji';
+  return undefined;
+}
+
+/**
+ * A raw call's path, relative to the base URL as in the service's docs
+ * (`/v1/payouts`), returned without its leading slash. Refuses what would
+ * leave the base URL's path or change the request's meaning: a scheme or
+ * host, `.`/`..` or empty segments, a query or fragment (use `query`),
+ * backslashes, whitespace and control characters. A refusal quotes the
+ * path, with the key masked by `secret`.
+ */
+function relativePath(value: unknown, secret: Secret): string {
+  const refuse = (message: string): never => {
+    throw new RequestValidationError({ path: [message] });
+  };
+  if (typeof value !== 'string' || value === '' || value === '/')
+    return refuse('Path must be a non-empty string such as /v1/payouts');
+  // Masked before it is cut short: a caller may have put the key in the path, and a cut key no longer matches.
+  const quoted = () => {
+    const masked = redact(value, secret);
+    return JSON.stringify(masked.length > 60 ? `${masked.slice(0, 60)}…` : masked);
+  };
+  if (hasLoneSurrogate(value)) return refuse(`Path is not valid Unicode text (got ${quoted()})`);
+  if (/^[a-z][a-z\d+.-]*:/i.test(value) || value.startsWith('//'))
+    return refuse(`Path must be relative to the base URL, such as /v1/payouts (got ${quoted()})`);
+  if (/[?#]/.test(value))
+    return refuse(`Path must not hold a query or fragment; pass the query option (got ${quoted()})`);
+  if (/[\s\\\p{Cc}]/u.test(value))
+    return refuse(`Path must not hold whitespace, control characters or backslashes (got ${quoted()})`);
+  const relative = value.startsWith('/') ? value.slice(1) : value;
+  for (const segment of relative.split('/')) {
+    if (segment === '' || /^(\.|%2e){1,2}$/i.test(segment))
+      return refuse(`Path must not hold empty, "." or ".." segments (got ${quoted()})`);
+  }
+  return relative;
+}
+
+/** Whether `text` holds half of a UTF-16 pair: not Unicode text, and not encodable in a URL. */
+function hasLoneSurrogate(text: string): boolean {
+  // ES2024; Node 20, Bun, Deno and workerd all have it, and it scans without a regular expression.
+  return !text.isWellFormed();
+}
+
+/**
+ * Query parameters of a raw GET; `undefined` values are left out.
+ * @category Client
+ */
+export type QueryParams = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Options of `client.get`: the request options, a query, and a schema for the
+ * envelope's `data`. Any other name (`querry`, `body`) is refused before sending.
+ * @category Client
+ */
+export interface GetOptions<T = unknown> extends RequestOptions {
+  /** Query parameters, e.g. `{ page: 2, pagesize: 100 }`. */
+  query?: QueryParams | undefined;
+  /**
+   * Any Standard Schema (zod, valibot, arktype...) for the envelope's `data`:
+   * the result is typed by it, and a mismatch rejects with
+   * `ResponseValidationError`, as for lunas's own methods.
+   */
+  schema?: StandardSchema<T> | undefined;
+}
+
+/**
+ * Options of `client.post`: the request options, a JSON body, and a schema for
+ * the envelope's `data`. Any other name (`bdy`, `query`) is refused before sending.
+ * @category Client
+ */
+export interface PostOptions<T = unknown> extends RequestOptions {
+  /** The request body, sent as JSON. */
+  body?: unknown;
+  /** As for {@link GetOptions.schema}. */
+  schema?: StandardSchema<T> | undefined;
+}
+
+/**
+ * The request options' names, refused in what to send: they go in the last
+ * argument, so `{ ...options, schema }` there is a compile error, not options
+ * silently dropped.
+ */
+type NoRequestOptions = { readonly [Name in keyof RequestOptions]?: never };
+
+/** What a resource's GET sends besides its path: the schema of the envelope's `data`. */
+interface GetRequest<T> extends NoRequestOptions {
+  /** Checks the envelope's `data`. */
+  readonly schema: StandardSchema<T>;
+}
+
+/** What a resource's POST sends besides its path: a body its schema checked, and the schema of the answer. */
+interface PostRequest<T> extends GetRequest<T> {
+  /** The parameters as the resource's schema returned them. */
+  readonly body: unknown;
+}
+
+/**
+ * What a list sends besides its path: the caller's paging `params`, the schema
+ * of one page's `data`, and the order the service documents for this list
+ * (a walk relies on nothing more).
+ */
+interface ListRequest<T> extends NoRequestOptions {
+  /** Checks a page's `data`. */
+  readonly items: StandardSchema<T[]>;
+  /** `newest-first` when the service documents it, else `unspecified`. */
+  readonly order: ListOrder;
+  /** The caller's `page` and `pagesize`, checked before sending. */
+  readonly params?: ListParams | null | undefined;
+}
+
+/**
+ * The request options of a call given none: nothing to check. No prototype,
+ * so the transport's reads never reach a polluted `Object.prototype`.
+ */
+const NO_OPTIONS: RequestOptions = Object.freeze(Object.create(null) as RequestOptions);
+
+/**
+ * @internal The request primitive behind a {@link Client}; resources hold one.
+ * Every method has one shape: the path, what to send, then the caller's
+ * request options.
+ */
+export class API {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** GET `path`; resolves to the envelope's `data`, checked by `request.schema`. */
+  async get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
+    return this.#send('GET', path.relative, undefined, undefined, request.schema, this.checkOptions(options));
+  }
+
+  /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves as {@link API.get} does. */
+  async post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
+    const checked = this.checkOptions(options);
+    let body: string;
+    try {
+      body = JSON.stringify(request.body);
+    } catch {
+      // The resource's schema let only JSON data through; a `toJSON` that answered once, then threw, is refused as a raw body is.
+      body = this.#refusing(() => serializeRaw(request.body, this.#transport.secret)!);
+    }
+    return this.#send('POST', path.relative, undefined, body, request.schema, checked);
+  }
+
+  /**
+   * GET a list, as a {@link PagePromise} that can walk every page; a
+   * newest-first list's can also walk back to a time (`since`). Nothing is
+   * checked or sent until the first page is asked for.
+   */
+  list<T>(
+    path: ResourcePath,
+    request: ListRequest<T> & { order: 'newest-first' },
+    options?: RequestOptions | null,
+  ): NewestFirstPagePromise<T>;
+  list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T>;
+  list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T> {
+    const transport = this.#transport;
+    const relative = path.relative;
+    const { items, order } = request;
+    const list: ListSpec<T> = {
+      order,
+      label: `GET /${relative}`,
+      params: request.params,
+      options: () => this.checkOptions(options),
+      send: (query, checked) =>
+        transport.request(
+          { method: 'GET', path: relative, query, body: undefined, schema: items, page: query.page },
+          checked,
+        ),
+      keep: remember,
+      warn: (message) => transport.warn(message),
+      mask: (text) => redact(text, transport.secret),
+      refused: (error) => maskRefusal(error, transport.secret),
+    };
+    return order === 'newest-first' ? new NewestFirstPagePromise(list) : new PagePromise(list);
+  }
+
+  /**
+   * The caller's request options, checked by name and value before anything
+   * is sent; none given is nothing to check.
+   */
+  checkOptions(options: RequestOptions | null | undefined): RequestOptions {
+    if (options === undefined || options === null || options === NO_OPTIONS) return NO_OPTIONS;
+    return this.#refusing(() => checkRequestOptions(options));
+  }
+
+  /** A method's parameters, checked by `schema` before anything is sent. */
+  validate<T>(schema: Schema<T, unknown>, params: unknown): T {
+    return this.#refusing(() => validate(schema, params));
+  }
+
+  /**
+   * Runs a check of the caller's input. Its refusal quotes names and values
+   * to point at a typo, and the caller may have put the key in one: masked.
+   */
+  #refusing<T>(check: () => T): T {
+    try {
+      return check();
+    } catch (error) {
+      throw maskRefusal(error, this.#transport.secret);
+    }
+  }
+
+  /**
+   * `client.get` and `client.post`: everything is the caller's, so everything
+   * is checked here before sending: the options hold what to send (a GET's
+   * query, a POST's body, and a schema) beside the request options.
+   */
+  async raw<T>(method: 'GET' | 'POST', path: string, options?: GetOptions<T> | PostOptions<T> | null): Promise<T> {
+    const secret = this.#transport.secret;
+    // Every name read below is an own key of `checked` (undefined when not given): a polluted prototype is not read.
+    const checked: RawOptions = this.#refusing(() => checkRequestOptions(options, RAW_NAMES[method]));
+    const [relative, query, body, schema] = this.#refusing(() => [
+      relativePath(path, secret),
+      method === 'GET' ? checkQuery(checked.query) : undefined,
+      method === 'POST' ? serializeRaw(checked.body, secret) : undefined,
+      checkSchema<T>(checked.schema),
+    ]);
+    return this.#send(method, relative, query, body, schema, checked);
+  }
+
+  /**
+   * One call that is not a list, what it sends and its request options
+   * already checked. Every field the transport reads is an own key of the
+   * spec (`page` undefined: not a list), so a polluted `Object.prototype` is
+   * never read as what to send.
+   */
+  async #send<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: QueryParams | undefined,
+    body: string | undefined,
+    schema: StandardSchema<T> | undefined,
+    options: RequestOptions,
+  ): Promise<T> {
+    const spec = { method, path, query, body, schema, page: undefined };
+    const result = await this.#transport.request<T>(spec, options);
+    return remember(result.body, result.info);
+  }
+}
+
+/** What a raw call's options add to the request options. */
+const RAW_NAMES = { GET: ['query', 'schema'], POST: ['body', 'schema'] } as const;
+
+/** A raw call's options, checked by name: the request options, and what to send, still to check. */
+type RawOptions = RequestOptions & { query?: unknown; body?: unknown; schema?: unknown };
+
+/** A raw GET's query: a plain object of strings (Unicode text), finite numbers and booleans. */
+function checkQuery(query: unknown): QueryParams | undefined {
+  if (query === undefined || query === null) return undefined;
+  // Only a plain object's own entries are read: a URLSearchParams or a Map
+  // has none, and would be sent as no query at all.
+  const prototype: unknown = typeof query === 'object' ? Object.getPrototypeOf(query) : undefined;
+  if (prototype !== Object.prototype && prototype !== null)
+    throw new RequestValidationError({ query: ['Query must be a plain object of strings, numbers and booleans'] });
+  const problems: FieldErrors = {};
+  for (const [name, value] of Object.entries(query)) {
+    const ok =
+      value === undefined ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && !hasLoneSurrogate(value));
+    if (!ok || hasLoneSurrogate(name)) {
+      const message = `Query values must be strings (Unicode text), finite numbers or booleans (got ${describeValue(value)})`;
+      addFieldMessages(problems, `query.${name}`, [message]);
+    }
+  }
+  if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+  return query as QueryParams;
+}
+
+/**
+ * The schema, once it is known to be a Standard Schema: anything else would
+ * only fail once the response is in, after the request was sent.
+ */
+function checkSchema<T>(schema: unknown): StandardSchema<T> | undefined {
+  if (schema === undefined) return undefined;
+  let validate: unknown;
+  try {
+    validate = (schema as { '~standard'?: { validate?: unknown } } | null)?.['~standard']?.validate;
+  } catch {
+    // A Proxy or a getter that throws: not a schema lunas can use.
+  }
+  if (typeof validate !== 'function')
+    throw new RequestValidationError({ schema: ['Schema must be a Standard Schema, such as a zod or valibot schema'] });
+  return schema as StandardSchema<T>;
+}
+
+/** A raw body as JSON text, once, so a body JSON cannot carry is refused before sending. */
+function serializeRaw(body: unknown, secret: Secret): string | undefined {
+  if (body === undefined) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    // A toJSON may throw anything, a value whose String() throws included.
+    const reason = describeError(foreignError(error, secret));
+    throw new RequestValidationError({ body: [`Body must be JSON-serialisable: ${reason}`] });
+  }
+  if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });
+  return text;
+}
+
+/** The base of the resource namespaces of {@link Client}: each method is one call on the {@link API} primitive. */
+export abstract class Resource {
+  /** @internal The request primitive every method goes through. */
+  protected readonly api: API;
+
+  /**
+   * @internal Resources are created by {@link Client}. The published
+   * declarations leave the constructor out, so `new Charges()` compiles for
+   * a caller: refuse it here, by name, instead of failing later on a missing
+   * primitive.
+   */
+  constructor(api: API) {
+    if (!(api instanceof API)) {
+      throw new LunasError(`${new.target.name} is created by Client: use client.${namespaceOf(new.target.name)}`);
+    }
+    this.api = api;
+  }
+}
+
+/** `PaymentMethods` → `paymentMethods`: the Client property that holds a resource. */
+const namespaceOf = (className: string): string => className.charAt(0).toLowerCase() + className.slice(1);
