@@ -12,9 +12,7 @@ import { type Listing, type ListOrder, Page, type PageSource } from './paginatio
 import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { remember } from './response-info.js';
-import { intParam } from './params.js';
-import { type Schema, z } from './schema.js';
-import { validate } from './validate.js';
+import { intParam, type Schema, validate, z } from './schemas.js';
 import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { Transport } from './transport.js';

@@ -6,11 +6,9 @@
 import { collect } from './collect.js';
 import { describeGiven, describeValue } from './describe-value.js';
 import { LunasError, RequestValidationError } from './errors.js';
-import { datetimeParam } from './params.js';
-import { z } from './schema.js';
+import { datetimeParam, validate, z } from './schemas.js';
 import type { Listing } from './pagination.js';
 import { maskRefusal, redact } from './secrets.js';
-import { validate } from './validate.js';
 
 /** The page fields the walk reads to decide whether to fetch the next page ahead. */
 interface WalkedPage {

@@ -4,9 +4,21 @@ import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { path } from '../core/path.js';
 import { Resource } from '../core/resource.js';
-import { money, moneyParam } from '../core/money.js';
-import { currencyParam, datetimeParam, intParam, jsonObjectParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
+import {
+  currencyParam,
+  datetimeParam,
+  intParam,
+  jsonObjectParam,
+  looseObject,
+  maybe,
+  money,
+  moneyParam,
+  openEnum,
+  paramsTypedAs,
+  textParam,
+  typedAs,
+  z,
+} from '../core/schemas.js';
 import type { Charge, ChargeCreateParams, CreatedCharge } from './charge-types.js';
 
 // The public types are written for people, in charge-types.ts (a file of

@@ -3,7 +3,7 @@ import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
-import { jsonObject, typedAs, z } from '../core/schema.js';
+import { jsonObject, typedAs, z } from '../core/schemas.js';
 
 /**
  * A payout to an external bank account. The service does not specify its

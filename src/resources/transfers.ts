@@ -4,9 +4,18 @@ import { path } from '../core/path.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
-import { money, moneyParam } from '../core/money.js';
-import { currencyParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
+import {
+  currencyParam,
+  looseObject,
+  maybe,
+  money,
+  moneyParam,
+  openEnum,
+  paramsTypedAs,
+  textParam,
+  typedAs,
+  z,
+} from '../core/schemas.js';
 
 // The public types below are written for people; the schemas after them are
 // the runtime truth. typedAs and paramsTypedAs make any disagreement between
