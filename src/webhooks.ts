@@ -5,14 +5,12 @@
  * charge event) and keeps everything else as it came. Nothing here proves an
  * event came from the service: `confirm` reads the charge back by `data.id`.
  */
-import { isArrayBuffer, isPlainObject } from './core/any-realm.js';
 import { type API, idProblem } from './core/request.js';
 import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
 import type { RequestOptions } from './core/request-options.js';
-import { looseObject, typedAs, z } from './core/schema.js';
-import { dottedPath } from './core/validate.js';
+import { dottedPath, looseObject, typedAs, z } from './core/schemas.js';
 import type { Charge, Charges } from './resources/charges.js';
 
 /** The event types the service documents. @category Events */
@@ -232,6 +230,28 @@ function readEvent(body: unknown): LunasEvent {
     );
   }
   return result.data;
+}
+
+// A body may come from another realm's constructors (a `vm` context, Jest's
+// environment), where `instanceof` and prototype identity fail: both checks
+// below recognise a value whatever realm made it.
+
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+
+/** An `ArrayBuffer`: its `byteLength` getter accepts only a real one, from any realm. */
+function isArrayBuffer(value: unknown): value is ArrayBuffer {
+  try {
+    arrayBufferByteLength.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A plain object: its prototype is `null` or an `Object.prototype`. */
+function isPlainObject(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 import { isThenable } from './log.js';
 import { type PageEnvelope, pagingIssues } from './pagination.js';
-import { dottedPath } from './validate.js';
+import { dottedPath } from './schemas.js';
 import { redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './request.js';
 

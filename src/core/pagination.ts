@@ -12,11 +12,9 @@
 import { describeGiven, describeValue } from './describe-value.js';
 import { LunasError, RequestValidationError, type ResponseIssue } from './errors.js';
 import { readOptions } from './option-names.js';
-import { datetimeParam, intParam } from './params.js';
+import { datetimeParam, intParam, z, validate } from './schemas.js';
 import type { RequestOptions } from './request-options.js';
 import type { ResponseInfo } from './request.js';
-import { z } from './schema.js';
-import { validate } from './validate.js';
 
 /**
  * How a list is documented to be ordered, which decides what a walk may check:

@@ -19,8 +19,7 @@ import { describeValue } from './describe-value.js';
 import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
 import { type ListOrder, type ListParams, type ListSpec, NewestFirstPagePromise, PagePromise } from './pagination.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
-import type { Schema } from './schema.js';
-import { validate } from './validate.js';
+import { type Schema, validate } from './schemas.js';
 import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
 import type { Transport } from './transport.js';
 

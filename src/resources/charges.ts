@@ -2,9 +2,21 @@ import { describeValue } from '../core/describe-value.js';
 import type { ListParams, NewestFirstPagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request-options.js';
 import { path, Resource } from '../core/request.js';
-import { money, moneyParam } from '../core/money.js';
-import { currencyParam, datetimeParam, intParam, jsonObjectParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
+import {
+  money,
+  moneyParam,
+  currencyParam,
+  datetimeParam,
+  intParam,
+  jsonObjectParam,
+  textParam,
+  looseObject,
+  maybe,
+  openEnum,
+  paramsTypedAs,
+  typedAs,
+  z,
+} from '../core/schemas.js';
 import type { Charge, ChargeCreateParams, CreatedCharge } from './charge-types.js';
 
 // The public types are written for people, in charge-types.ts (a file of

@@ -1,7 +1,7 @@
 import type { ListParams, PagePromise } from '../core/pagination.js';
 import { path, Resource } from '../core/request.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { jsonObject, typedAs, z } from '../core/schema.js';
+import { jsonObject, typedAs, z } from '../core/schemas.js';
 
 /**
  * A payout to an external bank account. The service does not specify its

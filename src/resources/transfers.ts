@@ -2,9 +2,18 @@ import { describeValue } from '../core/describe-value.js';
 import type { ListParams, NewestFirstPagePromise } from '../core/pagination.js';
 import { path, Resource } from '../core/request.js';
 import type { RequestOptions } from '../core/request-options.js';
-import { money, moneyParam } from '../core/money.js';
-import { currencyParam, textParam } from '../core/params.js';
-import { looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../core/schema.js';
+import {
+  money,
+  moneyParam,
+  currencyParam,
+  textParam,
+  looseObject,
+  maybe,
+  openEnum,
+  paramsTypedAs,
+  typedAs,
+  z,
+} from '../core/schemas.js';
 
 // The public types below are written for people; the schemas after them are
 // the runtime truth. typedAs and paramsTypedAs make any disagreement between

@@ -1,5 +1,5 @@
 /**
- * The zod internals src/core/compiled-object.ts calls, checked by name. They
+ * The zod internals looseObject (src/core/schemas.ts) calls, checked by name. They
  * are not public API, so a zod upgrade may remove one; its tests then fail
  * saying which, before anything reaches zod's own code, where the same
  * upgrade would only show as a TypeError on `undefined`.
@@ -25,7 +25,7 @@ export function assertZodInternals(): void {
   if (missing.length === 0) return;
   throw new Error(
     `zod's internals changed: ${missing.join(', ')} is not a function any more. ` +
-      'looseObject (src/core/compiled-object.ts) is built on them: rewrite it for this zod ' +
+      'looseObject (src/core/schemas.ts) is built on them: rewrite it for this zod ' +
       'or go back to the pinned version; see CONTRIBUTING.md, "zod/mini" under Decisions.',
   );
 }

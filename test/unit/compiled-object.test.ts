@@ -1,5 +1,5 @@
 /**
- * The compiled loose object (src/core/compiled-object.ts) rests on zod
+ * The compiled loose object (looseObject in src/core/schemas.ts) rests on zod
  * internals that are not public API. These tests fail, naming that module,
  * when a zod upgrade changes them: every response parses through it. When
  * an internal is gone, they fail first saying which (helpers/zod-internals.ts).
@@ -14,12 +14,12 @@ import { assertZodInternals } from '../helpers/zod-internals.js';
  * without them the module would fail as it loads, or the first schema built,
  * with a TypeError from inside zod that names nothing.
  */
-async function compiledLooseObject(): Promise<typeof import('../../src/core/compiled-object.js').looseObject> {
+async function compiledLooseObject(): Promise<typeof import('../../src/core/schemas.js').looseObject> {
   assertZodInternals();
-  return (await import('../../src/core/compiled-object.js')).looseObject;
+  return (await import('../../src/core/schemas.js')).looseObject;
 }
 
-const BROKEN = 'zod internals changed: see src/core/compiled-object.ts';
+const BROKEN = 'zod internals changed: see looseObject in src/core/schemas.ts';
 
 /** The frames that called a field's parser: the compiled parser's is code made by `new Function`. */
 async function callerFrames(): Promise<string> {

@@ -53,9 +53,18 @@ import {
   type WebhookConfirmation,
   getResponseInfo,
 } from '../../src/index.js';
-import { money, moneyParam } from '../../src/core/money.js';
-import { textParam } from '../../src/core/params.js';
-import { jsonObject, looseObject, maybe, openEnum, paramsTypedAs, typedAs, z } from '../../src/core/schema.js';
+import {
+  jsonObject,
+  looseObject,
+  maybe,
+  money,
+  moneyParam,
+  openEnum,
+  paramsTypedAs,
+  textParam,
+  typedAs,
+  z,
+} from '../../src/core/schemas.js';
 
 type ItemOf<T> = T extends AsyncIterable<infer U> ? U : never;
 type Awaited_<T> = T extends PromiseLike<infer U> ? U : never;

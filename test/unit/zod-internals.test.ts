@@ -31,7 +31,7 @@ describe('the zod internals check', () => {
     }));
     const { assertZodInternals } = await loadFresh();
     // What every test of compiled-object.test.ts would meet without the check.
-    const { looseObject } = await import('../../src/core/compiled-object.js');
+    const { looseObject } = await import('../../src/core/schemas.js');
     expect(() => looseObject({})).toThrow(TypeError);
     expect(assertZodInternals).toThrow(
       /^zod's internals changed: \$ZodObjectJIT\.init \(zod\/v4\/core\) is not a function any more\..*CONTRIBUTING\.md, "zod\/mini"/,
@@ -49,7 +49,7 @@ describe('the zod internals check', () => {
     }));
     const { missingZodInternals } = await loadFresh();
     expect(missingZodInternals()).toEqual(['$constructor (zod/v4/core)', 'ZodMiniType.init (zod/mini)']);
-    // Without $constructor, compiled-object.ts fails as it loads: its test imports it only after the check.
-    await expect(import('../../src/core/compiled-object.js')).rejects.toThrow(TypeError);
+    // Without $constructor, schemas.ts fails as it loads: its test imports it only after the check.
+    await expect(import('../../src/core/schemas.js')).rejects.toThrow(TypeError);
   });
 });
