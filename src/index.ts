@@ -38,7 +38,7 @@ export { PagePromise } from './core/page-promise.js';
 export { Page, type PageEnvelope } from './core/pagination.js';
 export { NewestFirstPagePromise } from './core/newest-first.js';
 export { SinceWalk } from './core/since-walk.js';
-export type { RequestOptions } from './core/request-options.js';
+export type { RequestOptions } from './core/options.js';
 export type { GetOptions, ListParams, PostOptions, QueryParams } from './core/api.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
 export { getResponseInfo } from './core/response-info.js';

@@ -11,7 +11,7 @@ import { describeIssueWithInput } from './core/describe-value.js';
 import { brandErrorClasses } from './core/error-brand.js';
 import { LunasError, type ResponseIssue } from './core/errors.js';
 import { idProblem } from './core/path.js';
-import type { RequestOptions } from './core/request-options.js';
+import type { RequestOptions } from './core/options.js';
 import { looseObject, z } from './core/schema.js';
 import { dottedPath } from './core/validate.js';
 import type { Charge, Charges } from './resources/charges.js';

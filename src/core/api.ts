@@ -10,7 +10,7 @@ import { NewestFirstPagePromise } from './newest-first.js';
 import { PagePromise } from './page-promise.js';
 import { type Listing, type ListOrder, Page, type PageSource } from './pagination.js';
 import { hasLoneSurrogate, relativePath, type ResourcePath } from './path.js';
-import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import { checkRequestOptions, type RequestOptions } from './options.js';
 import { remember } from './response-info.js';
 import { intParam } from './params.js';
 import { type Schema, z } from './schema.js';

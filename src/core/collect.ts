@@ -5,7 +5,7 @@
  */
 import { describeGiven } from './describe-value.js';
 import { RequestValidationError } from './errors.js';
-import { readOptions } from './option-names.js';
+import { readOptions } from './options.js';
 import { maskRefusal, type Secret } from './secrets.js';
 
 /** The most items `toArray` collects: more belongs in a `for await` loop. */

@@ -6,7 +6,7 @@
 import type * as z from 'zod/mini';
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
-import { unknownFieldMessage } from './option-names.js';
+import { unknownFieldMessage } from './options.js';
 import type { Schema } from './schema.js';
 
 /**

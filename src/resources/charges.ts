@@ -1,6 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import type { NewestFirstPagePromise } from '../core/newest-first.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { RequestOptions } from '../core/options.js';
 import type { ListParams } from '../core/api.js';
 import { path } from '../core/path.js';
 import { Resource } from '../core/resource.js';

@@ -1,6 +1,6 @@
 import type { PagePromise } from '../core/page-promise.js';
 import { path } from '../core/path.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { RequestOptions } from '../core/options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
 import { jsonObject, typedAs, z } from '../core/schema.js';

@@ -1,7 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
 import type { NewestFirstPagePromise } from '../core/newest-first.js';
 import { path } from '../core/path.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { RequestOptions } from '../core/options.js';
 import type { ListParams } from '../core/api.js';
 import { Resource } from '../core/resource.js';
 import { money, moneyParam } from '../core/money.js';

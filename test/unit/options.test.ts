@@ -1,9 +1,9 @@
 /**
- * core/client-options.ts and the hand-over in withOptions(): the options
- * resolved into settings, and listeners shared only with a derived client.
+ * core/options.ts: a client's options resolved into settings, the hand-over in
+ * withOptions() (listeners shared only with a derived client).
  */
 import { describe, expect, it } from 'vitest';
-import { readClientOptions, resolveClientSettings } from '../../src/core/client-options.js';
+import { readClientOptions, resolveClientSettings } from '../../src/core/options.js';
 import { Client, LunasError } from '../../src/index.js';
 import { API_KEY, BASE_URL } from '../helpers/fixtures.js';
 
