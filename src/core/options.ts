@@ -499,7 +499,8 @@ function logLevelOf(option: unknown): LogLevel {
 }
 
 // ---------------------------------------------------------------------------
-// Each call's options, checked before anything is sent.
+// Each call's options, checked before anything is sent. This runs on every
+// call, so it does only what the options given need.
 
 /**
  * Options accepted by every method as its last argument. Any other name
@@ -542,16 +543,30 @@ const REQUEST_OPTION_NAMES = optionNames<RequestOptions>({
 const REQUEST_VALUE_CHECKS: readonly CheckedName[] = ['headers', 'timeout', 'maxRetries', 'idempotencyKey', 'signal'];
 
 /**
+ * The checked options of every call given none, most calls: one object, built
+ * once and frozen so no call can change it for the others. Each name is an own
+ * key holding `undefined`, so no read of it reaches a polluted `Object.prototype`.
+ */
+const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze(noValues(REQUEST_OPTION_NAMES) as RequestOptions);
+
+/**
  * The per-call options as given, checked by name and by value; unknown or
  * malformed ones are refused before anything is sent. `null` counts as no
  * options, like `undefined`: JavaScript callers pass it for "nothing", and it
  * holds nothing that could be lost. `extra` names the options a raw call adds
  * (`query`, `body`, `schema`), returned unchecked for their own checks.
+ *
+ * A call given none walks no check: it gets `NO_REQUEST_OPTIONS`, which
+ * holds the request options' names but not `extra` (a raw call reads its own
+ * names only). Options given are read into a result of their own holding every
+ * name, `extra` included, as an own key; only an unknown name or a value's
+ * problem builds anything more.
  */
 export function checkRequestOptions<E extends string = never>(
   options: unknown,
   extra?: readonly E[],
 ): RequestOptions & { [P in E]?: unknown } {
+  if (options === undefined || options === null) return NO_REQUEST_OPTIONS;
   const known = extra === undefined ? REQUEST_OPTION_NAMES : [...REQUEST_OPTION_NAMES, ...extra];
   const { values, problems } = readOptionsObject(options, known, 'Options');
   addValueProblems(problems, values, REQUEST_VALUE_CHECKS);

@@ -1,11 +1,14 @@
 /**
  * core/options.ts: a client's options resolved into settings, the hand-over in
- * withOptions() (listeners shared only with a derived client).
+ * withOptions() (listeners shared only with a derived client), and a call's
+ * options checked (one shared result for a call given none).
  */
 import { describe, expect, it } from 'vitest';
-import { readClientOptions, resolveClientSettings } from '../../src/core/options.js';
-import { Client, LunasError } from '../../src/index.js';
-import { API_KEY, BASE_URL } from '../helpers/fixtures.js';
+import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../src/core/options.js';
+import { Client, LunasError, RequestValidationError } from '../../src/index.js';
+import { API_KEY, BASE_URL, chargeJson } from '../helpers/fixtures.js';
+import { thrown } from '../helpers/rejection.js';
+import { successResponse, wireClient } from '../helpers/wire.js';
 
 describe('resolveClientSettings', () => {
   it('applies the defaults and drops a final /v1 from the base URL', () => {
@@ -33,5 +36,61 @@ describe('listeners reach a new client only through withOptions()', () => {
     const forged = { options: { apiKey: API_KEY, baseURL: BASE_URL }, events: {} };
     expect(() => new Client(forged as never)).toThrow(LunasError);
     expect(() => new Client(forged as never)).toThrow(/Unknown option "options"/);
+  });
+});
+
+describe('checkRequestOptions', () => {
+  const REQUEST_NAMES = ['idempotencyKey', 'timeout', 'maxRetries', 'signal', 'headers'];
+
+  it('gives every call without options one shared frozen result, holding every name as an own key', () => {
+    const none = checkRequestOptions(undefined);
+    expect(checkRequestOptions(null)).toBe(none);
+    expect(checkRequestOptions(undefined)).toBe(none);
+    expect(Object.isFrozen(none)).toBe(true);
+    expect(Object.keys(none)).toEqual(REQUEST_NAMES);
+    expect(Object.values(none).every((value) => value === undefined)).toBe(true);
+  });
+
+  it("gives a raw call without options the same result: it reads only the raw call's own names", () => {
+    const none = checkRequestOptions(undefined);
+    expect(checkRequestOptions(undefined, ['query', 'schema'])).toBe(none);
+    expect(checkRequestOptions(null, ['body', 'schema'])).toBe(none);
+  });
+
+  it('a call given none reads nothing from a polluted Object.prototype, raw calls included', async () => {
+    const polluted = Object.prototype as Record<string, unknown>;
+    const { client, sent } = wireClient(() => successResponse(chargeJson()));
+    // Names only lunas reads: fetch itself reads `body` and `headers` from any init object.
+    const pollution = { idempotencyKey: 'polluted-key', query: { polluted: 1 }, schema: 'not a schema' };
+    Object.assign(polluted, pollution);
+    try {
+      await client.charges.retrieve('ch_1');
+      await client.get('v1/balance');
+      await client.post('v1/ping');
+    } finally {
+      for (const name of Object.keys(pollution)) delete polluted[name];
+    }
+    expect(sent.map(({ url, headers }) => [url.search, headers.get('idempotency-key')])).toEqual([
+      ['', null],
+      ['', null],
+      ['', expect.stringMatching(/^[0-9a-f-]{36}$/)],
+    ]);
+  });
+
+  it('reads options given into a result of its own, refusing bad ones by name and value', () => {
+    const checked = checkRequestOptions({ timeout: 5_000 });
+    expect(checked).not.toBe(checkRequestOptions(undefined));
+    expect(Object.keys(checked)).toEqual(REQUEST_NAMES);
+    expect(checked.timeout).toBe(5_000);
+    expect(Object.keys(checkRequestOptions({ query: {} }, ['query', 'schema']))).toEqual([
+      ...REQUEST_NAMES,
+      'query',
+      'schema',
+    ]);
+    const refusal = thrown(
+      () => checkRequestOptions({ maxRetry: 1, timeout: 0, headers: { host: 'x' } }),
+      RequestValidationError,
+    );
+    expect(Object.keys(refusal.fields)).toEqual(['maxRetry', 'headers.host', 'timeout']);
   });
 });
