@@ -1,5 +1,5 @@
 import { API, type GetOptions, type PostOptions, type StandardSchema } from './core/request.js';
-import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/client-options.js';
+import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/options.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import { Transport } from './core/transport.js';
 import { Charges } from './resources/charges.js';
@@ -9,7 +9,7 @@ import { Transfers } from './resources/transfers.js';
 import { VERSION } from './version.js';
 import { Webhooks } from './webhooks.js';
 
-export type { ClientOptions } from './core/client-options.js';
+export type { ClientOptions } from './core/options.js';
 
 /**
  * The lunas client: one per API key, safe to share across concurrent requests.

@@ -44,7 +44,7 @@ export {
   type ListParams,
   SinceWalk,
 } from './core/pagination.js';
-export type { RequestOptions } from './core/request-options.js';
+export type { RequestOptions } from './core/options.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
 export {
   type GetOptions,

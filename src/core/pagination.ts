@@ -11,9 +11,9 @@
  */
 import { describeGiven, describeValue } from './describe-value.js';
 import { LunasError, RequestValidationError, type ResponseIssue } from './errors.js';
-import { readOptions } from './option-names.js';
+import { readOptions } from './options.js';
 import { datetimeParam, intParam, z, validate } from './schemas.js';
-import type { RequestOptions } from './request-options.js';
+import type { RequestOptions } from './options.js';
 import type { ResponseInfo } from './request.js';
 
 /**

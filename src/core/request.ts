@@ -18,7 +18,7 @@
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
 import { type ListOrder, type ListParams, type ListSpec, NewestFirstPagePromise, PagePromise } from './pagination.js';
-import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import { checkRequestOptions, type RequestOptions } from './options.js';
 import { type Schema, validate } from './schemas.js';
 import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
 import type { Transport } from './transport.js';
@@ -281,12 +281,6 @@ interface ListRequest<T> extends NoRequestOptions {
 }
 
 /**
- * The request options of a call given none: nothing to check. No prototype,
- * so the transport's reads never reach a polluted `Object.prototype`.
- */
-const NO_OPTIONS: RequestOptions = Object.freeze(Object.create(null) as RequestOptions);
-
-/**
  * @internal The request primitive behind a {@link Client}; resources hold one.
  * Every method has one shape: the path, what to send, then the caller's
  * request options.
@@ -354,7 +348,8 @@ export class API {
    * is sent; none given is nothing to check.
    */
   checkOptions(options: RequestOptions | null | undefined): RequestOptions {
-    if (options === undefined || options === null || options === NO_OPTIONS) return NO_OPTIONS;
+    // None given (most calls): options.ts's one frozen result, with no closure for a refusal.
+    if (options === undefined || options === null) return checkRequestOptions(options);
     return this.#refusing(() => checkRequestOptions(options));
   }
 

@@ -26,7 +26,7 @@ import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
-import { unknownFieldMessage } from './option-names.js';
+import { unknownFieldMessage } from './options.js';
 
 export { z };
 

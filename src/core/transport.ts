@@ -15,7 +15,7 @@ import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './er
 import type { Events } from './events.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
-import type { RequestOptions } from './request-options.js';
+import type { RequestOptions } from './options.js';
 import type { ResponseInfo, StandardSchema } from './request.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry.js';
 import { redact, type Secret } from './secrets.js';

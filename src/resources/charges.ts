@@ -1,6 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
 import type { ListParams, NewestFirstPagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { RequestOptions } from '../core/options.js';
 import { path, Resource } from '../core/request.js';
 import {
   money,

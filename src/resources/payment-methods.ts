@@ -1,6 +1,6 @@
 import type { ListParams, PagePromise } from '../core/pagination.js';
 import { path, Resource } from '../core/request.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { RequestOptions } from '../core/options.js';
 import { jsonObject, typedAs, z } from '../core/schemas.js';
 
 /**

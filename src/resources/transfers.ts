@@ -1,7 +1,7 @@
 import { describeValue } from '../core/describe-value.js';
 import type { ListParams, NewestFirstPagePromise } from '../core/pagination.js';
 import { path, Resource } from '../core/request.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { RequestOptions } from '../core/options.js';
 import {
   money,
   moneyParam,
