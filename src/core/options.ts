@@ -547,7 +547,7 @@ const REQUEST_VALUE_CHECKS: readonly CheckedName[] = ['headers', 'timeout', 'max
  * once and frozen so no call can change it for the others. Each name is an own
  * key holding `undefined`, so no read of it reaches a polluted `Object.prototype`.
  */
-const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze(noValues(REQUEST_OPTION_NAMES) as RequestOptions);
+export const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze(noValues(REQUEST_OPTION_NAMES) as RequestOptions);
 
 /**
  * The per-call options as given, checked by name and by value; unknown or

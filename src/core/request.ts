@@ -18,7 +18,7 @@
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
 import { type ListOrder, type ListParams, type ListSpec, NewestFirstPagePromise, PagePromise } from './pagination.js';
-import { checkRequestOptions, type RequestOptions } from './options.js';
+import { checkRequestOptions, NO_REQUEST_OPTIONS, type RequestOptions } from './options.js';
 import { type Schema, validate } from './schemas.js';
 import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
 import type { Transport } from './transport.js';
@@ -348,8 +348,8 @@ export class API {
    * is sent; none given is nothing to check.
    */
   checkOptions(options: RequestOptions | null | undefined): RequestOptions {
-    // None given (most calls): options.ts's one frozen result, with no closure for a refusal.
-    if (options === undefined || options === null) return checkRequestOptions(options);
+    // None given (most calls): the one frozen result, with nothing to check and no closure for a refusal.
+    if (options === undefined || options === null) return NO_REQUEST_OPTIONS;
     return this.#refusing(() => checkRequestOptions(options));
   }
 
