@@ -8,8 +8,7 @@
 import { isArrayBuffer, isPlainObject } from './core/any-realm.js';
 import type { API } from './core/api.js';
 import { describeIssueWithInput } from './core/describe-value.js';
-import { brandErrorClasses } from './core/error-brand.js';
-import { LunasError, type ResponseIssue } from './core/errors.js';
+import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import { idProblem } from './core/path.js';
 import type { RequestOptions } from './core/request-options.js';
 import { looseObject, z } from './core/schema.js';
