@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { APIError, Client, ResponseBodyError, type ResponseEvent } from 'lunas-sdk';
-import { start, transferTo } from './helpers.js';
+import { start, transferTo, transportOptions } from './helpers.js';
 import { listenForTest } from '../helpers/recorders.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -141,7 +141,12 @@ describe('a body that cannot be read, from a response that did arrive', () => {
       keys.push(String(request.headers['idempotency-key']));
       answer(response);
     });
-    const client = new Client({ apiKey: 'sk_test_cut', baseURL: await listenForTest(server), logLevel: 'off' });
+    const client = new Client({
+      apiKey: 'sk_test_cut_mid_body',
+      baseURL: await listenForTest(server),
+      logLevel: 'off',
+      ...transportOptions,
+    });
     return { client, keys };
   }
 
