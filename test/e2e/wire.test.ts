@@ -173,3 +173,25 @@ describe('a body that cannot be read, from a response that did arrive', () => {
     expect(keys).toHaveLength(1);
   });
 });
+
+describe('the transport under test', () => {
+  it('is the one LUNAS_TEST_TRANSPORT names: Node’s own client by default, global fetch with `fetch`', async () => {
+    const headers: IncomingMessage['headers'][] = [];
+    const server = createServer((request, response) => {
+      headers.push(request.headers);
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"status":"error","message":"no such charge"}');
+    });
+    const client = new Client({
+      apiKey: 'sk_test_which_transport',
+      baseURL: await listenForTest(server),
+      logLevel: 'off',
+      ...transportOptions,
+    });
+    await rejection(client.charges.retrieve('ch_1'));
+    // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
+    expect(headers.map((seen) => seen['sec-fetch-mode'])).toEqual([
+      process.env.LUNAS_TEST_TRANSPORT === 'fetch' ? 'cors' : undefined,
+    ]);
+  });
+});
