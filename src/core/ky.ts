@@ -12,6 +12,7 @@
  * global `fetch`); anywhere else through global `fetch`.
  */
 import { LunasError } from './errors.js';
+import type * as NodeFetchModule from './node-fetch.js';
 import { describeError, foreignError } from './secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
@@ -124,13 +125,21 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
 }
 
 /**
- * node-fetch.ts's transport on Node.js, imported only there (the check keeps
- * browsers and Workers from loading its chunk); `undefined` elsewhere, or
- * where node-fetch.ts finds it must not be used.
+ * The file of node-fetch.ts, beside this module's in the source and in dist/
+ * (a build entry of its own). A variable, so that no bundler (a browser's, a
+ * Worker's) follows the import and packs Node-only code it never runs.
+ */
+const NODE_FETCH_MODULE = './node-fetch.js';
+
+/**
+ * node-fetch.ts's transport on Node.js, imported only there; `undefined`
+ * elsewhere, or where node-fetch.ts finds it must not be used.
  */
 async function nodeTransport(): Promise<typeof globalThis.fetch | undefined> {
   const { process } = globalThis as { process?: { release?: { name?: unknown } } };
   if (process?.release?.name !== 'node') return undefined;
-  const { loadNodeTransport } = await import('./node-fetch.js');
-  return loadNodeTransport();
+  const module = (await import(
+    /* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE
+  )) as typeof NodeFetchModule;
+  return module.loadNodeTransport();
 }

@@ -215,7 +215,11 @@ function decodeUtf8(bytes: Buffer): string {
 
 /** The Node.js modules the transport runs on, imported when it is loaded (never on other runtimes). */
 export interface NodeModules {
-  undici: typeof import('undici');
+  undici: {
+    Agent: new (options: { connections: number }) => Dispatcher;
+    /** undici's `request`, called with a dispatcher as `this`. */
+    request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  };
   stream: Pick<typeof import('node:stream'), 'pipeline' | 'Readable'>;
   zlib: typeof import('node:zlib');
 }
@@ -224,10 +228,23 @@ export interface NodeModules {
  * Imports what {@link createNodeFetch} runs on; rejects when `undici` is not
  * installed. The specifiers are variables so that a Worker's or a browser's
  * bundler leaves undici and Node's modules out of the bundle.
+ *
+ * undici's `Agent` and `request` are imported from their own files, not from
+ * `undici` itself: its entry point installs an `Agent` of its own as the
+ * process's global dispatcher when none is set yet, which global `fetch`
+ * would then send through (a side effect lunas must not have), and loading
+ * everything else it exports (its fetch, WebSocket, cache) takes several
+ * times as long. The range of undici is pinned to a patch range for that.
  */
 export async function importNodeModules(): Promise<NodeModules> {
-  const load = (specifier: string): Promise<unknown> => import(/* @vite-ignore */ specifier);
-  const [undici, stream, zlib] = await Promise.all([load('undici'), load('node:stream'), load('node:zlib')]);
+  const load = (specifier: string): Promise<unknown> => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+  const [agent, request, stream, zlib] = await Promise.all([
+    load('undici/lib/dispatcher/agent.js'),
+    load('undici/lib/api/api-request.js'),
+    load('node:stream'),
+    load('node:zlib'),
+  ]);
+  const undici = { Agent: (agent as { default: unknown }).default, request: (request as { default: unknown }).default };
   return { undici, stream, zlib } as NodeModules;
 }
 
@@ -298,7 +315,7 @@ export function createNodeFetch(modules: NodeModules, options: NodeFetchOptions 
     const headers = requestHeaders(init.headers === undefined ? request.headers : new Headers(init.headers));
     let data: Dispatcher.ResponseData;
     try {
-      data = await dispatcher.request({
+      data = await modules.undici.request.call(dispatcher, {
         origin: url.origin,
         path: url.pathname + url.search,
         method: method as Dispatcher.HttpMethod,
@@ -339,7 +356,8 @@ function envProxyInUse(env: NodeJS.ProcessEnv, execArgv: readonly string[]): boo
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /**
- * Whether `dispatcher` is the one Node's `fetch` makes for itself: an `Agent`
+ * Whether `dispatcher` is the one Node's `fetch` makes for itself, or the
+ * `undici` package installs when a merchant's code imports it: an `Agent`
  * built with no options. Anything else (a `ProxyAgent`, an `Agent` with its
  * own TLS settings, interceptors) is the merchant's, and only global `fetch`
  * honours it. A shape not recognised counts as the merchant's.
@@ -351,7 +369,10 @@ function isNodesOwnDispatcher(dispatcher: unknown): boolean {
   if (optionsKey === undefined) return false;
   const settings = (dispatcher as Record<symbol, unknown>)[optionsKey];
   if (typeof settings !== 'object' || settings === null) return false;
-  return Object.values(settings).every((value) => value === undefined);
+  // undici 7 stores its default `maxOrigins` (Infinity) among them: an Agent made with no options all the same.
+  return Object.entries(settings).every(
+    ([name, value]) => value === undefined || (name === 'maxOrigins' && value === Infinity),
+  );
 }
 
 /**

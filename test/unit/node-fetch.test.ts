@@ -3,6 +3,7 @@
  * drives it, against real loopback servers: msw does not see undici's
  * requests, and a socket is what keep-alive, aborts and caps are about.
  */
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -310,7 +311,7 @@ describe('loadNodeTransport', () => {
     const slots = globalThis as unknown as Record<symbol, unknown>;
     const before = slots[slot];
     // A merchant's own Agent, with its own connection settings: only global fetch honours it.
-    const merchants = new modules.undici.Agent({ connect: { timeout: 5_000 } });
+    const merchants = new (await import('undici')).Agent({ connect: { timeout: 5_000 } });
     slots[slot] = merchants;
     try {
       const response = await transport(`${loopback.url}/x`);
@@ -321,6 +322,37 @@ describe('loadNodeTransport', () => {
       await merchants.close();
     }
     expect(await transport(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
+  });
+});
+
+describe('undici, as lunas loads it', () => {
+  it('installs no global dispatcher, so global fetch keeps Node’s own', () => {
+    // A fresh process: in this one, an earlier global fetch has already made Node's dispatcher.
+    const script = `
+      const { loadNodeTransport } = await import(${JSON.stringify(new URL('../../src/core/node-fetch.ts', import.meta.url).href)});
+      if (typeof (await loadNodeTransport()) !== 'function') throw new Error('no Node transport');
+      console.log(String(globalThis[Symbol.for('undici.globalDispatcher.1')]));`;
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(output.trim()).toBe('undefined');
+  });
+
+  it('is still used when the merchant’s own code imported undici, whose entry installs a default Agent', async () => {
+    const slot = Symbol.for('undici.globalDispatcher.1');
+    const slots = globalThis as unknown as Record<symbol, unknown>;
+    const before = slots[slot];
+    const { Agent } = await import('undici');
+    const installed = new Agent();
+    slots[slot] = installed;
+    try {
+      const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
+      const response = await (await loadNodeTransport())!(`${loopback.url}/x`);
+      expect(response).not.toBeInstanceOf(Response);
+    } finally {
+      slots[slot] = before;
+      await installed.close();
+    }
   });
 });
 
