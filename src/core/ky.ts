@@ -132,14 +132,22 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
 const NODE_FETCH_MODULE = './node-fetch.js';
 
 /**
- * node-fetch.ts's transport on Node.js, imported only there; `undefined`
- * elsewhere, or where node-fetch.ts finds it must not be used.
+ * The Node transport, loaded once per process: like global `fetch`'s, its
+ * connection pool is shared by every client, so a process with many clients
+ * keeps one set of keep-alive connections per origin.
  */
-async function nodeTransport(): Promise<typeof globalThis.fetch | undefined> {
+let nodeTransportLoaded: Promise<typeof globalThis.fetch | undefined> | undefined;
+
+/**
+ * node-fetch.ts's transport on Node.js, imported only there; `undefined`
+ * elsewhere, where node-fetch.ts finds it must not be used, or where it
+ * cannot be loaded (global `fetch` then sends).
+ */
+function nodeTransport(): Promise<typeof globalThis.fetch | undefined> {
   const { process } = globalThis as { process?: { release?: { name?: unknown } } };
-  if (process?.release?.name !== 'node') return undefined;
-  const module = (await import(
-    /* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE
-  )) as typeof NodeFetchModule;
-  return module.loadNodeTransport();
+  if (process?.release?.name !== 'node') return Promise.resolve(undefined);
+  return (nodeTransportLoaded ??= import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE).then(
+    (module: typeof NodeFetchModule) => module.loadNodeTransport(),
+    () => undefined,
+  ));
 }
