@@ -4,7 +4,10 @@ const libraryEntry = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
 };
-const entry = { ...libraryEntry, 'testing/cli': 'src/testing/cli.ts' };
+// The Node.js transport: a file of its own, which core/ky.ts imports on Node.js only (from the
+// ESM and the CommonJS build alike), by a specifier no bundler follows.
+const nodeTransport = { 'node-fetch': 'src/core/node-fetch.ts' };
+const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli.ts' };
 
 export default defineConfig([
   {

@@ -26,7 +26,8 @@ async function retrievers(server: BenchServer) {
   const ky = kyGetter(server.url);
   const transport = await nodeTransport();
   const kyNode = kyGetter(server.url, transport);
-  const sdkNode = sdkClient(server.url, { fetch: transport });
+  // The standard path, which a caller's `fetch` takes: the default on Node.js is the Node transport.
+  const sdkNode = sdkClient(server.url, { fetch: (input, init) => globalThis.fetch(input, init) });
   const openai = openaiGetter(server.url);
   const stripe = stripeGetter(server.url);
   return {

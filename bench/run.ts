@@ -29,7 +29,7 @@ async function withServer<T>(options: Parameters<typeof startServer>[0], fn: (s:
 const referenceLabels: Record<string, string> = {
   ky: 'ky alone',
   kyNode: 'ky over the Node transport (lunas-equivalent)',
-  sdkNode: 'lunas with fetch: the Node transport',
+  sdkNode: 'lunas with fetch: global fetch (the standard path)',
   openai: 'openai-node client.get()',
   stripe: 'stripe-node rawRequest',
   fetchWithTimeout: 'fetch with a timeout signal',

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runtime matrix: installs the packed package (as `npm publish` would ship it)
 # into a fresh consumer project and runs one ESM and one CommonJS program on
-# Node 20 (this machine's), Node 22, Node 24, Bun and Deno. Each program starts
+# Node 20 (this machine's), Node 22, Node 24, Bun and Deno. On Node.js each
+# runs twice: with no `fetch` (lunas sends through its Node transport, undici)
+# and with `fetch` given (the standard path, which Bun and Deno take), each run
+# checking which transport sent its requests. Each program starts
 # the sandbox, creates and pays a charge, walks a list across pages, makes a
 # transfer and checks an error class and that a 307 is an APIError (nothing
 # sent where it points), then does a create, pay and list against
@@ -95,14 +98,26 @@ npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" >"$WORK/consumer-install.log" 2>&
 # One scenario, written once, run as ESM (esm.mjs) and as CommonJS (cjs.cjs).
 scenario() {
   cat <<'JS'
+// 'node' or 'fetch' on the Node.js rows (which transport lunas must send through), unset elsewhere
+// (Deno runs without environment access, where reading it throws).
+const transport = (() => {
+  try {
+    return process.env.LUNAS_MATRIX_TRANSPORT;
+  } catch {
+    return undefined;
+  }
+})();
+const fetchOption = transport === 'fetch' ? { fetch: (input, init) => globalThis.fetch(input, init) } : {};
+
 async function main(format) {
   const watchdog = setTimeout(() => {
     console.error(`${format}: timed out`);
     process.exit(1);
   }, 30_000);
+  if (transport) await checkTransport(transport);
   const sandbox = await startSandbox();
   try {
-    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, maxRetries: 0 });
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, maxRetries: 0, ...fetchOption });
     const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
     assert(charge.amount === '25000.00', `charge amount ${charge.amount}`);
     await sandbox.payCharge(charge.id);
@@ -145,6 +160,28 @@ async function main(format) {
   }
   await inProcess();
   console.log(`OK ${format}`);
+}
+
+// Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
+async function checkTransport(expected) {
+  const { createServer } = await import('node:http');
+  const seen = [];
+  const server = createServer((request, response) => {
+    seen.push(request.headers['sec-fetch-mode']);
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end('{"status":"error","message":"no such charge"}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const baseURL = `http://127.0.0.1:${server.address().port}`;
+    const client = new Client({ apiKey: 'sk_test_which_transport', baseURL, maxRetries: 0, ...fetchOption });
+    await client.charges.retrieve('ch_1').catch(() => undefined);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+  const sent = seen[0] === 'cors' ? 'fetch' : 'node';
+  assert(seen.length === 1 && sent === expected, `sent through ${sent} (${seen.length} requests), expected ${expected}`);
 }
 
 // The same sandbox in process (createSandbox's fetch, no port), with this build's exports.
@@ -200,9 +237,12 @@ DENO_RUN=("$DENO" run --allow-net=127.0.0.1)
 
 # name|version command|run command (the program's file name is appended)
 RUNTIMES=(
-  "Node 20|node --version|node"
-  "Node 22|$NODE22 --version|$NODE22"
-  "Node 24|$NODE24 --version|$NODE24"
+  "Node 20|node --version|env LUNAS_MATRIX_TRANSPORT=node node"
+  "Node 20, fetch given|node --version|env LUNAS_MATRIX_TRANSPORT=fetch node"
+  "Node 22|$NODE22 --version|env LUNAS_MATRIX_TRANSPORT=node $NODE22"
+  "Node 22, fetch given|$NODE22 --version|env LUNAS_MATRIX_TRANSPORT=fetch $NODE22"
+  "Node 24|$NODE24 --version|env LUNAS_MATRIX_TRANSPORT=node $NODE24"
+  "Node 24, fetch given|$NODE24 --version|env LUNAS_MATRIX_TRANSPORT=fetch $NODE24"
   "Bun|$BUN --version|$BUN"
   "Deno|$DENO --version|${DENO_RUN[*]}"
 )

@@ -7,8 +7,7 @@
  */
 import { type API, idProblem } from './core/request.js';
 import { describeIssueWithInput } from './core/describe-value.js';
-import { brandErrorClasses } from './core/error-brand.js';
-import { LunasError, type ResponseIssue } from './core/errors.js';
+import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
 import type { RequestOptions } from './core/options.js';
 import { dottedPath, looseObject, typedAs, z } from './core/schemas.js';
 import type { Charge, Charges } from './resources/charges.js';

@@ -80,15 +80,24 @@ export class Events {
     response: new Set(),
   };
 
+  /**
+   * Whether anyone listens to either event: a plain field, kept up to date by
+   * `add` and `remove`, so a call with no listener skips building events at
+   * the cost of one read.
+   */
+  observed = false;
+
   add<E extends keyof ClientEvents>(name: E, listener: ClientEventListener<E>): void {
     // Refused here, not at the first emit: a typo or a non-function would
     // otherwise fail silently, or on every request.
     if (typeof listener !== 'function') throw new LunasError('An event listener must be a function');
     this.#listenersOf(name).add(listener);
+    this.observed = true;
   }
 
   remove<E extends keyof ClientEvents>(name: E, listener: ClientEventListener<E>): void {
     this.#listenersOf(name).delete(listener);
+    this.observed = this.#listeners.request.size + this.#listeners.response.size > 0;
   }
 
   #listenersOf<E extends keyof ClientEvents>(name: E): Set<ClientEventListener<E>> {
@@ -97,11 +106,6 @@ export class Events {
       throw new LunasError(`Unknown event ${shown}: a client emits 'request' or 'response'`);
     }
     return this.#listeners[name];
-  }
-
-  /** Whether anyone listens: lets the transport skip building events nobody reads. */
-  has(name: keyof ClientEvents): boolean {
-    return this.#listeners[name].size > 0;
   }
 
   emit<E extends keyof ClientEvents>(name: E, event: ClientEvents[E], log: Log): void {

@@ -77,6 +77,11 @@ export class Log {
   readonly #threshold: number;
   readonly #secret: Secret;
   readonly #levels: ReadonlySet<WriteLevel>;
+  /**
+   * Whether debug lines are written, computed once: the transport reads it on
+   * every call, as a field, to skip building lines nobody reads.
+   */
+  readonly debugEnabled: boolean;
 
   /** `levels`: those `logger` has a method for, from {@link checkLogger}. */
   constructor(logger: Logger, levels: ReadonlySet<WriteLevel>, level: LogLevel, secret: Secret) {
@@ -84,6 +89,7 @@ export class Log {
     this.#levels = levels;
     this.#threshold = rank[level];
     this.#secret = secret;
+    this.debugEnabled = this.enabled('debug');
   }
 
   /** Whether a line at `level` would be written: callers skip building lines nobody reads. */

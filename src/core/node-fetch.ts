@@ -63,9 +63,11 @@ export interface LightResponse {
   /**
    * The body as UTF-8 text, at most `limit` bytes after decompression: past
    * it the body is destroyed (its connection closed) and the promise rejects
-   * with an `Error` named `LunasBodyTooLarge`.
+   * with an `Error` named `LunasBodyTooLarge`. When `signal` aborts, the body
+   * is destroyed and the promise rejects with its reason, as it does when
+   * the request's own signal aborts.
    */
-  [READ_BODY](limit: number): Promise<string>;
+  [READ_BODY](limit: number, signal?: AbortSignal): Promise<string>;
   /** Drops the body and closes its connection: a pending read rejects. */
   [CANCEL_BODY](): void;
 }
@@ -148,28 +150,36 @@ class NodeResponse implements LightResponse {
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
-  async [READ_BODY](limit: number): Promise<string> {
-    return decodeUtf8(await this.#read(limit));
+  async [READ_BODY](limit: number, signal?: AbortSignal): Promise<string> {
+    return decodeUtf8(await this.#read(limit, signal));
   }
 
   [CANCEL_BODY](): void {
     this.#stream?.destroy();
   }
 
-  #read(limit: number): Promise<Buffer> {
+  #read(limit: number, readSignal?: AbortSignal): Promise<Buffer> {
     if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
     this.#used = true;
     const stream = this.#stream;
     if (stream === null) return Promise.resolve(Buffer.alloc(0));
-    const { signal } = this.context;
+    const requestSignal = this.context.signal;
+    // The request's signal already ends the body (undici destroys it); another one needs a listener.
+    const extra = readSignal === requestSignal ? undefined : readSignal;
+    if (extra?.aborted) {
+      stream.destroy();
+      return Promise.reject(abortReason(extra));
+    }
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const fail = (error: unknown) => {
         cleanup();
         stream.destroy();
-        reject(signal?.aborted ? abortReason(signal) : error instanceof Error ? error : networkError(error));
+        const aborted = requestSignal?.aborted ? requestSignal : extra?.aborted ? extra : undefined;
+        reject(aborted ? abortReason(aborted) : error instanceof Error ? error : networkError(error));
       };
+      const onAbort = () => fail(undefined);
       const onData = (chunk: Buffer) => {
         size += chunk.length;
         if (size > limit) fail(tooLarge(limit));
@@ -186,7 +196,9 @@ class NodeResponse implements LightResponse {
         stream.off('end', onEnd);
         stream.off('error', fail);
         stream.off('close', onClose);
+        extra?.removeEventListener('abort', onAbort);
       };
+      extra?.addEventListener('abort', onAbort, { once: true });
       stream.on('data', onData);
       stream.once('end', onEnd);
       stream.once('error', fail);
@@ -203,7 +215,11 @@ function decodeUtf8(bytes: Buffer): string {
 
 /** The Node.js modules the transport runs on, imported when it is loaded (never on other runtimes). */
 export interface NodeModules {
-  undici: typeof import('undici');
+  undici: {
+    Agent: new (options: { connections: number }) => Dispatcher;
+    /** undici's `request`, called with a dispatcher as `this`. */
+    request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  };
   stream: Pick<typeof import('node:stream'), 'pipeline' | 'Readable'>;
   zlib: typeof import('node:zlib');
 }
@@ -212,10 +228,23 @@ export interface NodeModules {
  * Imports what {@link createNodeFetch} runs on; rejects when `undici` is not
  * installed. The specifiers are variables so that a Worker's or a browser's
  * bundler leaves undici and Node's modules out of the bundle.
+ *
+ * undici's `Agent` and `request` are imported from their own files, not from
+ * `undici` itself: its entry point installs an `Agent` of its own as the
+ * process's global dispatcher when none is set yet, which global `fetch`
+ * would then send through (a side effect lunas must not have), and loading
+ * everything else it exports (its fetch, WebSocket, cache) takes several
+ * times as long. The range of undici is pinned to a patch range for that.
  */
 export async function importNodeModules(): Promise<NodeModules> {
-  const load = (specifier: string): Promise<unknown> => import(/* @vite-ignore */ specifier);
-  const [undici, stream, zlib] = await Promise.all([load('undici'), load('node:stream'), load('node:zlib')]);
+  const load = (specifier: string): Promise<unknown> => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+  const [agent, request, stream, zlib] = await Promise.all([
+    load('undici/lib/dispatcher/agent.js'),
+    load('undici/lib/api/api-request.js'),
+    load('node:stream'),
+    load('node:zlib'),
+  ]);
+  const undici = { Agent: (agent as { default: unknown }).default, request: (request as { default: unknown }).default };
   return { undici, stream, zlib } as NodeModules;
 }
 
@@ -286,7 +315,7 @@ export function createNodeFetch(modules: NodeModules, options: NodeFetchOptions 
     const headers = requestHeaders(init.headers === undefined ? request.headers : new Headers(init.headers));
     let data: Dispatcher.ResponseData;
     try {
-      data = await dispatcher.request({
+      data = await modules.undici.request.call(dispatcher, {
         origin: url.origin,
         path: url.pathname + url.search,
         method: method as Dispatcher.HttpMethod,
@@ -327,7 +356,8 @@ function envProxyInUse(env: NodeJS.ProcessEnv, execArgv: readonly string[]): boo
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /**
- * Whether `dispatcher` is the one Node's `fetch` makes for itself: an `Agent`
+ * Whether `dispatcher` is the one Node's `fetch` makes for itself, or the
+ * `undici` package installs when a merchant's code imports it: an `Agent`
  * built with no options. Anything else (a `ProxyAgent`, an `Agent` with its
  * own TLS settings, interceptors) is the merchant's, and only global `fetch`
  * honours it. A shape not recognised counts as the merchant's.
@@ -339,7 +369,26 @@ function isNodesOwnDispatcher(dispatcher: unknown): boolean {
   if (optionsKey === undefined) return false;
   const settings = (dispatcher as Record<symbol, unknown>)[optionsKey];
   if (typeof settings !== 'object' || settings === null) return false;
-  return Object.values(settings).every((value) => value === undefined);
+  // undici 7 stores its default `maxOrigins` (Infinity) among them: an Agent made with no options all the same.
+  return Object.entries(settings).every(
+    ([name, value]) => value === undefined || (name === 'maxOrigins' && value === Infinity),
+  );
+}
+
+/**
+ * Whether `candidate` is the `fetch` Node.js installs: its source loads
+ * Node's bundled undici. A global `fetch` something replaced (msw or nock in
+ * a merchant's tests, a tracing agent, a polyfill) is not, and keeps every
+ * request: it is someone's deliberate setup, which a transport of lunas's own
+ * would silently go around.
+ */
+export function isNodesOwnFetch(candidate: unknown): boolean {
+  if (typeof candidate !== 'function' || candidate.name !== 'fetch') return false;
+  try {
+    return Function.prototype.toString.call(candidate).includes('internal/deps/undici/undici');
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -366,8 +415,9 @@ export function undiciRuns(version: string): boolean {
  * Node.js 20 older than 20.18.1 (undici 7's floor), when `undici` cannot be
  * imported, or when `NODE_USE_ENV_PROXY` puts Node's `fetch`
  * behind a proxy from the environment. While it is in use, each request sent
- * while a global dispatcher the merchant set (`setGlobalDispatcher`) is in place
- * goes through global `fetch`, which honours it.
+ * while a global dispatcher the merchant set (`setGlobalDispatcher`) is in
+ * place, or while global `fetch` is not Node's own ({@link isNodesOwnFetch}),
+ * goes through global `fetch`, which honours them.
  */
 export async function loadNodeTransport(options?: NodeFetchOptions): Promise<typeof fetch | undefined> {
   if (!isNodeRuntime() || !undiciRuns(process.versions.node)) return undefined;
@@ -379,12 +429,19 @@ export async function loadNodeTransport(options?: NodeFetchOptions): Promise<typ
     return undefined;
   }
   const nodeFetch = createNodeFetch(modules, options);
-  let checked: unknown;
+  // What was last found to be Node's own: checked again only when replaced.
+  let checkedDispatcher: unknown;
+  let checkedFetch: unknown;
   const transport = (input: Request | string | URL, init?: RequestInit) => {
     const dispatcher = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
-    if (dispatcher !== checked) {
+    if (dispatcher !== checkedDispatcher) {
       if (!isNodesOwnDispatcher(dispatcher)) return globalThis.fetch(input, init);
-      checked = dispatcher;
+      checkedDispatcher = dispatcher;
+    }
+    const globalFetch = globalThis.fetch;
+    if (globalFetch !== checkedFetch) {
+      if (!isNodesOwnFetch(globalFetch)) return globalFetch(input, init);
+      checkedFetch = globalFetch;
     }
     return nodeFetch(input, init as NodeFetchInit);
   };

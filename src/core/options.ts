@@ -314,10 +314,12 @@ export interface ClientOptions {
   /** Retries after the first attempt, for connection failures, timeouts, 408, 409, 429 and 5xx. Default 2. */
   maxRetries?: number | undefined;
   /**
-   * A fetch-compatible function, e.g. one that goes through a proxy. Default: the global `fetch`.
-   * It is called as `fetch(request, init)`; `init.signal` aborts the request (at the caller's
-   * abort, or the timeout while the response is awaited), so pass `init` on rather than the
-   * `Request` alone.
+   * A fetch-compatible function, e.g. one that goes through a proxy. Default: on Node.js, Node's
+   * own HTTP client (undici) shaped as fetch, unless a global dispatcher, an environment proxy or a
+   * replaced global `fetch` is set, which keep the global `fetch`; elsewhere the global `fetch`
+   * (see the Configuration guide). It is called as `fetch(request, init)`; `init.signal` aborts
+   * the attempt (at the caller's abort, or its timeout, headers and body alike), so pass `init`
+   * on rather than the `Request` alone.
    */
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */

@@ -1,27 +1,37 @@
 /**
- * One call = one logical operation: one Idempotency-Key, up to
- * `maxRetries + 1` attempts (each sent by `attempt.ts` under its own
- * timeout), all cancelled by the caller's signal, with a request and a
- * response event per attempt.
+ * The transport: one call is one logical operation, one Idempotency-Key and up
+ * to `maxRetries + 1` attempts, all ended by the caller's signal, with a
+ * request and a response event per attempt. This module holds the retry loop,
+ * the retry policy (what is retried, how long to wait) and one attempt: sent
+ * by ky (ky.ts), then read to the end of its body (at most
+ * {@link MAX_RESPONSE_BODY_BYTES}) under one deadline.
  *
- * ky sends each attempt (`ky-http.ts`); the retry loop is ours because the
- * contract's policy (409 retried, any 5xx, `retry-after-ms`, waits over 60 s
- * replaced by backoff, a timeout that also covers reading the body) does not
- * fit ky's retry options.
+ * The retry loop is lunas's, not ky's, because the contract's policy (409
+ * retried, any 5xx, `retry-after-ms`, waits over 60 s replaced by backoff, a
+ * timeout that also covers reading the body) does not fit ky's retry options.
+ *
+ * What the success path costs is kept small on purpose: the masked label of a
+ * call is built only for a message or a log line, text is handed to the
+ * masking only when it could hold the key, and whether anyone listens or logs
+ * at debug level is a field read.
  */
 import { describeThrown } from './describe-value.js';
-import { decodeFailure, decodeSuccess } from './envelope.js';
-import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
+import { decodeFailure, decodeSuccess, followedRedirectError, type RawResponse } from './envelope.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  LunasError,
+  ResponseBodyError,
+} from './errors.js';
 import type { Events } from './events.js';
+import { FollowedRedirect, type Ky, loadKy, type SendInit } from './ky.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import type { RequestOptions } from './options.js';
 import type { ResponseInfo, StandardSchema } from './request.js';
-import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry.js';
-import { redact, type Secret } from './secrets.js';
-import { type AttemptSpec, runAttempt, withinAttempt } from './attempt.js';
-import { type KyHttp, loadKy } from './ky-http.js';
-import { callHeaders, clientHeaders } from './request-headers.js';
+import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
 
 /** What the transport needs from the client's options, already checked. */
 export interface TransportConfig {
@@ -70,7 +80,7 @@ export class Transport {
   /** The headers of every call, built once. */
   readonly #baseHeaders: Record<string, string>;
   /** ky, set up by the first request. */
-  #http: KyHttp | undefined;
+  #http: Ky | undefined;
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -91,38 +101,30 @@ export class Transport {
   request<T>(spec: ListRequestSpec<T>, options: RequestOptions): Promise<Result<PageEnvelope<T>>>;
   request<T>(spec: RequestSpec<T>, options: RequestOptions): Promise<Result<T>>;
   async request(spec: RequestSpec<unknown> & { page?: number }, options: RequestOptions): Promise<Result<unknown>> {
-    const { log, events, secret } = this.#config;
+    const config = this.#config;
+    const { log, events } = config;
     const { method, body } = spec;
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-    const timeout = options.timeout ?? this.#config.timeout;
-    const signal = options.signal;
+    const maxRetries = options.maxRetries ?? config.maxRetries;
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const headers = callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body !== undefined);
-    const target = spec.query ? withQuery(spec.path, spec.query) : spec.path;
-    // The full URL, so a wrong baseURL shows in every message and log line;
-    // masked, should a raw call have put the key in its path or query.
-    const label = redact(`${method} ${this.#config.baseURL}/${target}`, secret);
     // ky is loaded with the first request, not with `import 'lunas-sdk'` (a process
     // that builds a client and never calls pays nothing for it), and before the
     // first attempt's timer starts: loading code is not waiting on the network.
-    const http = (this.#http ??= await loadKy(this.#config.baseURL, this.#config.fetch));
+    const http = (this.#http ??= await loadKy(config.baseURL, config.fetch));
+    const call = new Call(config, http, {
+      target: spec.query ? withQuery(spec.path, spec.query) : spec.path,
+      init: { method, headers: callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body), body },
+      timeout: options.timeout ?? config.timeout,
+      signal: options.signal,
+      idempotencyKey,
+    });
+    const { signal, timeout } = call;
     // Aborted before anything is sent: no attempt, so no events either, and
     // no key on the error, since no request carried one.
-    if (signal?.aborted) throw new APIUserAbortError(`${label} was aborted by the caller before it was sent`);
-    const observed = events.has('request') || events.has('response');
+    if (signal?.aborted) throw new APIUserAbortError(`${call.label} was aborted by the caller before it was sent`);
+    const observed = events.observed;
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
-    const url =
-      observed || log.enabled('debug') ? redact(new URL(`${this.#config.baseURL}/${target}`).href, secret) : '';
-    const attemptSpec: AttemptSpec = {
-      http,
-      target,
-      init: { method, headers, body, timeout },
-      signal,
-      label,
-      idempotencyKey,
-      secret,
-    };
+    const url = observed || log.debugEnabled ? call.url : '';
 
     for (let attempt = 1; ; attempt++) {
       let failure: LunasError;
@@ -131,34 +133,32 @@ export class Transport {
       let requestId: string | undefined;
       let sent = attempt;
       const started = performance.now();
-      const ended = (error: LunasError | undefined, willRetry: boolean) => {
-        if (observed) {
-          const durationMs = performance.now() - started;
-          const event = { method, url, attempt, idempotencyKey };
-          events.emit('response', { ...event, status, requestId, durationMs, error, willRetry }, log);
-        }
-      };
       try {
         if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
         // Aborted in the wait before this retry: the attempt ends unsent, with
         // its pair of events, so the call's last event says `willRetry: false`.
         if (attempt > 1 && signal?.aborted) {
           sent--;
-          throw new APIUserAbortError(`${label} was aborted by the caller while waiting to retry`, { idempotencyKey });
+          throw new APIUserAbortError(`${call.label} was aborted by the caller while waiting to retry`, {
+            idempotencyKey,
+          });
         }
-        if (log.enabled('debug')) log.write('debug', `${method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
-        const raw = await runAttempt(attemptSpec);
+        if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
+        const raw = await sendAttempt(call);
         status = raw.status;
         requestId = raw.headers.get('x-request-id') ?? undefined;
-        const info: ResponseInfo = { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey };
         if (status >= 200 && status < 300) {
-          // An asynchronous schema shares the attempt's timeout, so a call's
+          // An asynchronous schema shares the attempt's deadline, so a call's
           // documented bound holds whatever the schema does.
           const data = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
-            withinAttempt(answer, attemptSpec, started + timeout - performance.now(), late),
+            withinAttempt(answer, call, started + timeout - performance.now(), late),
           );
-          ended(undefined, false);
-          return { body: data, info };
+          if (observed) {
+            const durationMs = performance.now() - started;
+            const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
+            events.emit('response', { ...event, error: undefined, willRetry: false }, log);
+          }
+          return { body: data, info: { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey } };
         }
         failure = decodeFailure(raw);
         failedHeaders = raw.headers;
@@ -168,7 +168,9 @@ export class Transport {
         failure =
           error instanceof LunasError
             ? error
-            : new LunasError(`${label} failed: ${redact(describeThrown(error), secret)}`, { idempotencyKey });
+            : new LunasError(`${call.label} failed: ${redact(describeThrown(error), config.secret)}`, {
+                idempotencyKey,
+              });
         // A response that arrived but was refused before it was decoded (a body
         // too large or broken off, a redirect a custom fetch followed): its
         // event shows its status, and a retry honours its Retry-After.
@@ -177,10 +179,14 @@ export class Transport {
         }
       }
       const willRetry = attempt <= maxRetries && isRetryable(failure);
-      ended(failure, willRetry);
+      if (observed) {
+        const durationMs = performance.now() - started;
+        const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
+        events.emit('response', { ...event, error: failure, willRetry }, log);
+      }
       if (!willRetry) throw withAttempts(failure, sent);
       const wait = retryDelay(attempt, failedHeaders);
-      log.write('info', `${label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
+      log.write('info', `${call.label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
       await waitToRetry(wait, signal);
     }
   }
@@ -192,4 +198,518 @@ function withQuery(path: string, query: Record<string, number | string | boolean
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const text = params.toString();
   return text === '' ? path : `${path}?${text}`;
+}
+
+// ---------------------------------------------------------------------------
+// One call: what every attempt shares
+// ---------------------------------------------------------------------------
+
+/** What every attempt of one call shares, built once per call. */
+class Call {
+  readonly http: Ky;
+  /** Relative to the base URL, with its query. */
+  readonly target: string;
+  readonly init: SendInit;
+  /** Per attempt, over the headers and the body alike. */
+  readonly timeout: number;
+  /** The caller's signal: it ends the attempt, whichever stage it is at. */
+  readonly signal: AbortSignal | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly apiKey: string;
+  /** The API key's matcher: masks it in the body's text and the headers. */
+  readonly secret: Secret;
+  readonly #baseURL: string;
+  #label: string | undefined;
+
+  constructor(
+    config: TransportConfig,
+    http: Ky,
+    parts: Pick<Call, 'target' | 'init' | 'timeout' | 'signal' | 'idempotencyKey'>,
+  ) {
+    this.http = http;
+    this.target = parts.target;
+    this.init = parts.init;
+    this.timeout = parts.timeout;
+    this.signal = parts.signal;
+    this.idempotencyKey = parts.idempotencyKey;
+    this.apiKey = config.apiKey;
+    this.secret = config.secret;
+    this.#baseURL = config.baseURL;
+  }
+
+  /**
+   * `POST https://…/v1/transfers`, masked (a raw call may have put the key in
+   * its path or query), with the full URL so a wrong baseURL shows: built
+   * only when a message or a log line needs it.
+   */
+  get label(): string {
+    return (this.#label ??= redact(`${this.init.method} ${this.#baseURL}/${this.target}`, this.secret));
+  }
+
+  /** The URL as sent (fetch percent-encodes a raw path), masked: for events and debug lines. */
+  get url(): string {
+    return redact(new URL(`${this.#baseURL}/${this.target}`).href, this.secret);
+  }
+
+  /** The error of a call the caller aborted while an attempt was under way. */
+  callerAbort(): APIUserAbortError {
+    return new APIUserAbortError(`${this.label} was aborted by the caller`, { idempotencyKey: this.idempotencyKey });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Headers
+// ---------------------------------------------------------------------------
+
+/**
+ * The headers of every call of a client, built once: SDK defaults, the
+ * client's, then auth. A plain record: ky copies whatever it is given into a
+ * `Headers`, so building one first would cost a second copy.
+ */
+export function clientHeaders(
+  apiKey: string,
+  userAgent: string,
+  defaults: Record<string, string>,
+): Record<string, string> {
+  return lowerCased({ accept: 'application/json', 'user-agent': userAgent }, defaults, {
+    authorization: `Bearer ${apiKey}`,
+  });
+}
+
+/**
+ * One call's headers: the client's, copied only when the call adds to them.
+ * Later sources win, whatever the case of the names: client, call, then auth.
+ */
+function callHeaders(
+  base: Record<string, string>,
+  extra: Record<string, string> | undefined,
+  idempotencyKey: string | undefined,
+  body: string | undefined,
+): Record<string, string> {
+  if (extra === undefined && idempotencyKey === undefined && body === undefined) return base;
+  const headers = extra === undefined ? { ...base } : lowerCased(base, extra);
+  // Neither can come from `extra` (checked), but they always win.
+  headers.authorization = base.authorization!;
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** One record from several, names lower-cased so a later source replaces an earlier one in any case. */
+function lowerCased(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const source of sources)
+    if (source) for (const [name, value] of Object.entries(source)) merged[name.toLowerCase()] = value;
+  return merged;
+}
+
+// ---------------------------------------------------------------------------
+// One attempt
+// ---------------------------------------------------------------------------
+
+/**
+ * The most bytes of one response body an attempt reads, counted after
+ * decompression: 8 MiB, some 80 times a page of 100 items (about 100 KB).
+ * Past it the read stops (the connection is closed) and the call rejects with
+ * a {@link ResponseBodyError} whose `reason` is `'too-large'`.
+ */
+export const MAX_RESPONSE_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A method a response may offer (node-fetch.ts's) that reads its body as
+ * text: `(limit, signal) => Promise<string>`, rejecting with an error named
+ * {@link TOO_LARGE} past `limit` bytes, and giving up when `signal` aborts.
+ * Read before the body itself, so every path has one cap.
+ */
+const READ_BODY = Symbol.for('lunas.readBody');
+
+/** The `name` of the error a body read rejects with past the cap, whichever reader read it. */
+const TOO_LARGE = 'LunasBodyTooLarge';
+
+const ignore = () => undefined;
+
+/**
+ * Sends one attempt and reads its body under one deadline: a signal of the
+ * attempt's own, aborted by one timer (or by the caller's signal), which fetch
+ * honours while waiting for the headers and while the body streams. Rejects
+ * with the {@link LunasError} for a timeout, the caller's abort, a connection
+ * failure, a redirect a custom fetch followed, or a body too large or
+ * unreadable, and leaves nothing running whichever way it ends.
+ */
+async function sendAttempt(call: Call): Promise<RawResponse> {
+  const { signal, timeout } = call;
+  if (signal?.aborted) throw call.callerAbort();
+  const controller = new AbortController();
+  // The signal alone would end a fetch that honours it; a custom fetch may not,
+  // or may hand back a body that never ends: `halted` ends the wait regardless.
+  let timedOut = false;
+  let cancelRead: (() => void) | undefined;
+  let halt!: (reason: unknown) => void;
+  const halted = new Promise<never>((_resolve, reject) => (halt = reject));
+  halted.catch(ignore);
+  const stop = () => {
+    controller.abort();
+    cancelRead?.();
+    halt(undefined);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, timeout);
+  const stopListening = signal ? onAbort(signal, stop) : undefined;
+  // Set once the status and headers are in: from then on, a failure is the body's, not the connection's.
+  let arrived: Arrived | undefined;
+  try {
+    const response = await Promise.race([call.http.send(call.target, call.init, controller.signal), halted]);
+    arrived = { status: response.status, headers: maskedHeaders(response.headers, call) };
+    const read = readBody(response, controller.signal, (cancel) => (cancelRead = cancel));
+    const text = maskedText(await Promise.race([read, halted]), call);
+    // A cancelled read ends like a finished one: only the flag tells them apart.
+    if (timedOut) throw new Error('the body was cut off at the deadline');
+    const { idempotencyKey, secret } = call;
+    return {
+      status: arrived.status,
+      headers: arrived.headers,
+      text,
+      idempotencyKey,
+      secret,
+      get label() {
+        return call.label;
+      },
+    };
+  } catch (error) {
+    // Whatever ended the attempt, nothing of it keeps running.
+    stop();
+    throw attemptError(call, error, timedOut, arrived);
+  } finally {
+    clearTimeout(timer);
+    stopListening?.();
+  }
+}
+
+/** The error an attempt ends with, from what ended it. */
+function attemptError(call: Call, error: unknown, timedOut: boolean, arrived: Arrived | undefined): LunasError {
+  const { label, idempotencyKey, secret } = call;
+  if (call.signal?.aborted) return call.callerAbort();
+  if (timedOut) return new APIConnectionTimeoutError(`${label} timed out after ${call.timeout} ms`, { idempotencyKey });
+  const followed = asFollowedRedirect(error);
+  if (followed) {
+    const { status, url } = followed;
+    const headers = withoutSecret(followed.headers, secret);
+    const from = url === undefined ? undefined : redact(url, secret);
+    return followedRedirectError({ label, status, headers, url: from, idempotencyKey });
+  }
+  if (arrived) return bodyError(call, arrived, error);
+  // Rebuilt from safe parts, never attached as thrown: a custom fetch's error
+  // may carry the Request, its Headers or an axios-style config.
+  const cause = foreignError(error, secret);
+  return new APIConnectionError(`${label} got no response: ${describeError(cause)}`, { cause, idempotencyKey });
+}
+
+/**
+ * Whether `text` may hold the API key in some form: the key itself, or a `%`
+ * or `\` that could start an encoded one. Text that cannot (most bodies and
+ * headers) skips the masking, which would hand it back unchanged.
+ */
+function mayHoldKey(text: string, apiKey: string): boolean {
+  return text.includes('%') || text.includes('\\') || text.includes(apiKey);
+}
+
+/** The body's text with any echo of the key masked. */
+function maskedText(text: string, call: Call): string {
+  return mayHoldKey(text, call.apiKey) ? redact(text, call.secret) : text;
+}
+
+/** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
+function maskedHeaders(headers: Headers, call: Call): Headers {
+  let suspect = false;
+  headers.forEach((value) => (suspect ||= mayHoldKey(value, call.apiKey)));
+  return suspect ? withoutSecret(headers, call.secret) : headers;
+}
+
+/** What had arrived of a response before its body: its status and its headers, masked. */
+interface Arrived {
+  status: number;
+  headers: Headers;
+}
+
+/** `error` when it is the redirect a custom fetch followed; never throws, whatever `error` is. */
+function asFollowedRedirect(error: unknown): FollowedRedirect | undefined {
+  // A thrown Proxy may trap reading its prototype.
+  try {
+    return error instanceof FollowedRedirect ? error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function tooLarge(): Error {
+  const error = new Error(`the body is larger than ${MAX_RESPONSE_BODY_BYTES} bytes`);
+  error.name = TOO_LARGE;
+  return error;
+}
+
+/** Whether `error` says the body passed the cap; never throws, whatever `error` is. */
+function isTooLarge(error: unknown): boolean {
+  try {
+    return (error as { name?: unknown }).name === TOO_LARGE;
+  } catch {
+    return false;
+  }
+}
+
+/** The error of a response that arrived but whose body was too large or could not be read. */
+function bodyError(call: Call, arrived: Arrived, error: unknown): ResponseBodyError {
+  const { label, idempotencyKey, secret } = call;
+  const common = { ...arrived, limit: MAX_RESPONSE_BODY_BYTES, idempotencyKey };
+  if (isTooLarge(error)) {
+    const message = `${label} answered ${arrived.status} with a body over ${MAX_RESPONSE_BODY_BYTES / 1024 / 1024} MiB, the most lunas reads of one response; it stopped reading there`;
+    return new ResponseBodyError({ ...common, message, reason: 'too-large' });
+  }
+  const cause = foreignError(error, secret);
+  const message = `${label} answered ${arrived.status}, but its body could not be read: ${describeError(cause)}`;
+  return new ResponseBodyError({ ...common, message, reason: 'unreadable', cause });
+}
+
+/**
+ * The body as text, at most {@link MAX_RESPONSE_BODY_BYTES} of it. A reader of
+ * the response's own ({@link READ_BODY}) is given the attempt's signal; a
+ * stream is read chunk by chunk through a reader whose `cancel` is handed
+ * out: cancelling ends a pending read and closes the connection, which
+ * `text()` (locking the body) does not allow. Rejects with an error named
+ * {@link TOO_LARGE} past the cap.
+ */
+async function readBody(
+  response: Response,
+  signal: AbortSignal,
+  setCancel: (cancel: () => void) => void,
+): Promise<string> {
+  const own = (response as unknown as Record<symbol, unknown>)[READ_BODY];
+  if (typeof own === 'function') {
+    const text: unknown = await own.call(response, MAX_RESPONSE_BODY_BYTES, signal);
+    if (typeof text !== 'string') throw new TypeError('the body reader answered with something other than text');
+    return text;
+  }
+  const body: unknown = response.body;
+  // Cancelling ends a pending read and closes the connection; it never throws.
+  const cancelling = (cancel: () => unknown) => {
+    const quiet = () =>
+      void Promise.resolve()
+        .then(cancel)
+        .catch(() => undefined);
+    setCancel(quiet);
+    return quiet;
+  };
+  if (typeof (body as ReadableStream | null)?.getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    return readChunks(
+      () => reader.read(),
+      cancelling(() => reader.cancel()),
+    );
+  }
+  // A custom fetch's body that is a Node.js stream (node-fetch's): return() destroys it.
+  if (typeof (body as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function') {
+    const chunks = (body as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    return readChunks(
+      () => chunks.next(),
+      cancelling(() => chunks.return?.()),
+    );
+  }
+  // Nothing to read chunk by chunk: the response's own text(), measured once whole.
+  const text = await response.text();
+  if (text.length > MAX_RESPONSE_BODY_BYTES || new TextEncoder().encode(text).byteLength > MAX_RESPONSE_BODY_BYTES) {
+    throw tooLarge();
+  }
+  return text;
+}
+
+/** The chunks `next` gives, decoded as UTF-8, until the end or past the cap, where `cancel` ends the read. */
+async function readChunks(next: () => Promise<IteratorResult<unknown>>, cancel: () => void): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await next();
+    if (done) return text + decoder.decode();
+    // Text, from a Node.js stream given an encoding: counted as the UTF-8 it came as.
+    const chunk = typeof value === 'string' ? new TextEncoder().encode(value) : value;
+    if (!ArrayBuffer.isView(chunk)) throw new TypeError('a body chunk of neither bytes nor text');
+    bytes += chunk.byteLength;
+    if (bytes > MAX_RESPONSE_BODY_BYTES) {
+      cancel();
+      throw tooLarge();
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+}
+
+/**
+ * `answer` (an asynchronous schema's), or a rejection with `late()` once `ms`
+ * have passed, or with the caller's abort: a schema that never answers cannot
+ * hold a call past its attempt's deadline.
+ */
+function withinAttempt(answer: PromiseLike<unknown>, call: Call, ms: number, late: () => LunasError): Promise<unknown> {
+  const { signal } = call;
+  if (signal?.aborted) return Promise.reject(call.callerAbort());
+  return new Promise((resolve, reject) => {
+    // Whichever comes first, nothing of the others stays behind.
+    const settle = (act: () => void) => {
+      clearTimeout(timer);
+      stopListening?.();
+      act();
+    };
+    const stopListening = signal ? onAbort(signal, () => settle(() => reject(call.callerAbort()))) : undefined;
+    const timer = setTimeout(() => settle(() => reject(late())), Math.max(ms, 0));
+    // Not Promise.resolve: it reads a promise's `constructor`, which may throw.
+    new Promise((settled) => settled(answer)).then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The caller's signal: one listener however many calls wait on it
+// ---------------------------------------------------------------------------
+
+/**
+ * Merchants share one `AbortSignal` across many parallel calls (a request's
+ * or a shutdown's). A listener per attempt and per retry wait would pass
+ * Node's limit of 10 listeners and print `MaxListenersExceededWarning`, a
+ * false memory-leak alarm. Here the calls in flight on a signal share a single
+ * listener, added with the first and removed with the last, so nothing stays
+ * on the signal once they end.
+ *
+ * `AbortSignal.any` would also avoid the warning, but measured on Node 20 it
+ * costs about 30 µs per call against under 2 µs here, and the combined signals
+ * it creates pile up on a long-lived source signal.
+ */
+interface Waiters {
+  readonly callbacks: Set<() => void>;
+  readonly listener: () => void;
+}
+
+const waitersBySignal = new WeakMap<AbortSignal, Waiters>();
+
+/**
+ * Calls `callback` once when `signal` aborts, unless the returned function is
+ * called first. The caller checks `signal.aborted` beforehand: a signal that
+ * has already aborted fires no event.
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let waiters = waitersBySignal.get(signal);
+  if (waiters === undefined) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      waitersBySignal.delete(signal);
+      // A copy: a callback may end its call, and with it another registration.
+      for (const waiting of [...callbacks]) waiting();
+    };
+    waiters = { callbacks, listener };
+    waitersBySignal.set(signal, waiters);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const { callbacks, listener } = waiters;
+  callbacks.add(callback);
+  return () => {
+    if (!callbacks.delete(callback) || callbacks.size > 0) return;
+    signal.removeEventListener('abort', listener);
+    if (waitersBySignal.get(signal)?.listener === listener) waitersBySignal.delete(signal);
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The retry policy
+// ---------------------------------------------------------------------------
+
+/** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+const INITIAL_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
+/**
+ * Connection failures, timeouts, a body that broke off, 408, 409, 429 and
+ * 5xx. Everything else is final: a redirect (3xx), and a body past the cap,
+ * which a retry would only read again.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true; // includes timeouts
+  if (error instanceof ResponseBodyError) return error.reason === 'unreadable';
+  if (error instanceof APIError) {
+    const { status } = error;
+    return status === 408 || status === 409 || status === 429 || status >= 500;
+  }
+  return false;
+}
+
+/**
+ * The wait the service asked for, in ms: `retry-after-ms`, else `Retry-After`
+ * as seconds or an HTTP date. Undefined when absent, unreadable or above 60 s.
+ */
+export function serverRequestedDelay(headers: Headers, now: number = Date.now()): number | undefined {
+  const inMs = headers.get('retry-after-ms');
+  const fromMs = inMs === null ? undefined : parseNonNegative(inMs);
+  const retryAfter = headers.get('retry-after');
+  const delay = fromMs ?? (retryAfter === null ? undefined : parseRetryAfter(retryAfter, now));
+  return delay !== undefined && delay <= MAX_RETRY_AFTER_MS ? delay : undefined;
+}
+
+// IMF-fixdate, RFC 850 and asctime: the three forms of an HTTP date (RFC 9110).
+// Date.parse alone would also read values such as "-1" or "3,5" as dates.
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+function parseRetryAfter(value: string, now: number): number | undefined {
+  const seconds = parseNonNegative(value);
+  if (seconds !== undefined) return seconds * 1000;
+  const trimmed = value.trim();
+  const date = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function parseNonNegative(value: string): number | undefined {
+  const trimmed = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+/**
+ * Exponential backoff for retry number `retry` (1 for the first retry): 0.5 s
+ * doubling to at most 8 s, less up to 25% jitter so clients that failed
+ * together do not retry together.
+ */
+export function backoffDelay(retry: number, random: () => number = Math.random): number {
+  const base = Math.min(INITIAL_BACKOFF_MS * 2 ** Math.max(0, retry - 1), MAX_BACKOFF_MS);
+  return base * (1 - 0.25 * random());
+}
+
+/** The wait before retry number `retry`, given the failed attempt's response headers. */
+export function retryDelay(retry: number, headers: Headers | undefined): number {
+  return (headers && serverRequestedDelay(headers)) ?? backoffDelay(retry);
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts: the next attempt then ends unsent. */
+function waitToRetry(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stopListening = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          resolve();
+        })
+      : undefined;
+    const timer = setTimeout(() => {
+      stopListening?.();
+      resolve();
+    }, ms);
+  });
+}
+
+/** Adds the attempt count to a final error, and the safe way to retry a POST. */
+function withAttempts(error: LunasError, attempts: number): LunasError {
+  if (attempts > 1) error.message += ` (after ${attempts} attempts)`;
+  if (error.idempotencyKey !== undefined && isRetryable(error)) {
+    error.message += `; retry with idempotencyKey "${error.idempotencyKey}" to avoid a duplicate`;
+  }
+  return error;
 }

@@ -1,12 +1,45 @@
 /**
  * Shared set-up of the end-to-end suite: a real sandbox on 127.0.0.1 and a
  * client pointed at it, both imported by package name as merchants do.
+ *
+ * The clients pass no `fetch`, so on Node.js they send through lunas's Node
+ * transport. `LUNAS_TEST_TRANSPORT=fetch` (`npm run test:e2e:fetch`) gives
+ * them `fetch: globalThis.fetch` instead: the standard path, the one Bun,
+ * Deno, Workers, browsers and a caller's `fetch` take.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, type TestContext } from 'vitest';
 import { Client, type ClientOptions } from 'lunas-sdk';
 import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
 
-const running: Sandbox[] = [];
+/** The transport the suite's clients send through: none given (Node's), or global fetch. */
+const transport: ClientOptions =
+  process.env.LUNAS_TEST_TRANSPORT === 'fetch' ? { fetch: (input, init) => globalThis.fetch(input, init) } : {};
+if (![undefined, '', 'fetch', 'node'].includes(process.env.LUNAS_TEST_TRANSPORT)) {
+  throw new Error(`LUNAS_TEST_TRANSPORT must be 'fetch' or 'node', not ${process.env.LUNAS_TEST_TRANSPORT}`);
+}
+
+/**
+ * Calls `record` with the `x-request-id` ('' when absent) of each response
+ * from `origin`, as the HTTP client received it: undici's diagnostics channel,
+ * which both Node's global fetch and the `undici` package publish to, so no
+ * `fetch` of the test's own changes the transport under test. Returns the unsubscribe.
+ */
+function recordRequestIds(origin: string, record: (id: string) => void): () => void {
+  const onHeaders = (message: unknown) => {
+    const { request, response } = message as { request: { origin?: unknown }; response: { headers: Buffer[] } };
+    if (String(request.origin) !== origin) return;
+    let id = '';
+    for (let i = 0; i + 1 < response.headers.length; i += 2) {
+      if (String(response.headers[i]).toLowerCase() === 'x-request-id') id = String(response.headers[i + 1]);
+    }
+    record(id);
+  };
+  subscribe('undici:request:headers', onHeaders);
+  return () => unsubscribe('undici:request:headers', onHeaders);
+}
+
+const running: { close(): Promise<void> }[] = [];
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
@@ -22,8 +55,8 @@ export interface Harness {
 
 /**
  * Starts a sandbox that is closed after the current test, and a client for it.
- * The client's fetch is the global one, wrapped only to note each response's
- * `x-request-id` so tests can compare it with what the SDK reports.
+ * `requestIds` notes each response's `x-request-id` as the HTTP client got it,
+ * so tests can compare it with what the SDK reports.
  *
  * Concurrent tests pass their context's `onTestFinished`, so each closes only
  * its own sandbox.
@@ -34,19 +67,16 @@ export async function start(
   onTestFinished?: TestContext['onTestFinished'],
 ): Promise<Harness> {
   const sandbox = await startSandbox(options);
-  if (onTestFinished) onTestFinished(() => sandbox.close());
-  else running.push(sandbox);
   const requestIds: string[] = [];
-  const recordingFetch: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    requestIds.push(response.headers.get('x-request-id') ?? '');
-    return response;
-  };
+  const stopRecording = recordRequestIds(new URL(sandbox.url).origin, (id) => requestIds.push(id));
+  const closing = { close: () => (stopRecording(), sandbox.close()) };
+  if (onTestFinished) onTestFinished(() => closing.close());
+  else running.push(closing);
   const client = new Client({
     apiKey: sandbox.apiKey,
     baseURL: sandbox.url,
     logLevel: 'off',
-    fetch: recordingFetch,
+    ...transport,
     ...clientOptions,
   });
   return { sandbox, client, requestIds };
@@ -55,9 +85,12 @@ export async function start(
 /** Starts a sandbox closed by the caller (for `beforeAll`/`afterAll` files). */
 export async function startShared(options?: SandboxOptions): Promise<{ sandbox: Sandbox; client: Client }> {
   const sandbox = await startSandbox(options);
-  const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, logLevel: 'off' });
+  const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, logLevel: 'off', ...transport });
   return { sandbox, client };
 }
+
+/** The client options of the transport under test: spread them into a client a test builds itself. */
+export const transportOptions: ClientOptions = transport;
 
 /** A transfer body that succeeds against the default accounts. */
 export const transferTo = (amount: number | string, destination = 'acc_partner') =>

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { APIError, Client, ResponseBodyError, type ResponseEvent } from 'lunas-sdk';
-import { start, transferTo } from './helpers.js';
+import { start, transferTo, transportOptions } from './helpers.js';
 import { listenForTest } from '../helpers/recorders.js';
 import { rejection } from '../helpers/rejection.js';
 
@@ -141,7 +141,12 @@ describe('a body that cannot be read, from a response that did arrive', () => {
       keys.push(String(request.headers['idempotency-key']));
       answer(response);
     });
-    const client = new Client({ apiKey: 'sk_test_cut_body', baseURL: await listenForTest(server), logLevel: 'off' });
+    const client = new Client({
+      apiKey: 'sk_test_cut_mid_body',
+      baseURL: await listenForTest(server),
+      logLevel: 'off',
+      ...transportOptions,
+    });
     return { client, keys };
   }
 
@@ -166,5 +171,27 @@ describe('a body that cannot be read, from a response that did arrive', () => {
     const error = await rejection(client.transfers.create(transferTo(1_000), { maxRetries: 0 }), ResponseBodyError);
     expect(error).toMatchObject({ reason: 'unreadable', status: 200 });
     expect(keys).toHaveLength(1);
+  });
+});
+
+describe('the transport under test', () => {
+  it('is the one LUNAS_TEST_TRANSPORT names: Node’s own client by default, global fetch with `fetch`', async () => {
+    const headers: IncomingMessage['headers'][] = [];
+    const server = createServer((request, response) => {
+      headers.push(request.headers);
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"status":"error","message":"no such charge"}');
+    });
+    const client = new Client({
+      apiKey: 'sk_test_which_transport',
+      baseURL: await listenForTest(server),
+      logLevel: 'off',
+      ...transportOptions,
+    });
+    await rejection(client.charges.retrieve('ch_1'));
+    // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
+    expect(headers.map((seen) => seen['sec-fetch-mode'])).toEqual([
+      process.env.LUNAS_TEST_TRANSPORT === 'fetch' ? 'cors' : undefined,
+    ]);
   });
 });

@@ -3,13 +3,22 @@
  * drives it, against real loopback servers: msw does not see undici's
  * requests, and a socket is what keep-alive, aborts and caps are about.
  */
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import ky, { TimeoutError } from 'ky';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client } from '../../src/index.js';
+import {
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  Client,
+  getResponseInfo,
+  ResponseBodyError,
+} from '../../src/index.js';
+import { loadKy, type SendInit } from '../../src/core/ky.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/transport.js';
 import {
   BODY_TOO_LARGE,
   CANCEL_BODY,
@@ -24,6 +33,7 @@ import {
   type NodeModules,
 } from '../../src/core/node-fetch.js';
 import { startSandbox } from '../../src/testing/index.js';
+import { chargeJson } from '../helpers/fixtures.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -84,15 +94,14 @@ afterEach(async () => {
   );
 });
 
-/** ky set up as lunas sets it up (src/core/ky-http.ts), over the Node transport. */
-function lunasKy(prefixUrl: string, timeout: number | false = 30_000) {
-  return ky.create({
-    prefixUrl,
-    retry: 0,
-    timeout,
-    throwHttpErrors: false,
-    fetch: nodeFetch as unknown as typeof fetch,
-  });
+/**
+ * ky set up by lunas's own seam (src/core/ky.ts), sending through the Node
+ * transport: every ky path lunas uses, with the light response.
+ */
+async function lunasKy(prefixUrl: string) {
+  const http = await loadKy(prefixUrl, nodeFetch as unknown as typeof fetch);
+  return (target: string, init: Partial<SendInit> = {}, signal = new AbortController().signal) =>
+    http.send(target, { method: 'GET', headers: {}, body: undefined, ...init }, signal);
 }
 
 const light = (response: Response) => response as unknown as LightResponse;
@@ -102,7 +111,9 @@ describe('ky over the Node transport', () => {
     const loopback = await serve((_req, res) =>
       json(res, 200, { status: 'success', data: { id: 'ch_1' } }, { 'x-request-id': 'req_1' }),
     );
-    const response = await lunasKy(`${loopback.url}/v1`)('payments/charges/ch_1?expand=no', {
+    const response = await (
+      await lunasKy(`${loopback.url}/v1`)
+    )('payments/charges/ch_1?expand=no', {
       headers: { authorization: 'Bearer sk_test_x', 'user-agent': 'lunas-test' },
     });
     expect(response.status).toBe(200);
@@ -119,13 +130,14 @@ describe('ky over the Node transport', () => {
 
   it('sends a POST with a JSON string body, from the Request or from lunasBody', async () => {
     const loopback = await serve((_req, res, body) => json(res, 201, { echoed: JSON.parse(body) as unknown }));
-    const api = lunasKy(loopback.url);
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":"150000.25"}' };
-    const fromRequest = await api('v1/transfers', init);
-    expect(await fromRequest.json()).toEqual({ echoed: { amount: '150000.25' } });
-    // ky forwards an option it does not know to fetch: the text, so the Request's stream is not read back.
-    const fromOption = await api('v1/transfers', { ...init, lunasBody: '{"amount":"1.00"}' } as object);
-    expect(await fromOption.json()).toEqual({ echoed: { amount: '1.00' } });
+    // lunas's seam hands the text over as `lunasBody`, so the Request's stream is not read back.
+    const fromOption = await (await lunasKy(loopback.url))('v1/transfers', init as Partial<SendInit>);
+    expect(await fromOption.json()).toEqual({ echoed: { amount: '150000.25' } });
+    const fromRequest = await nodeFetch(
+      new Request(`${loopback.url}/v1/transfers`, { ...init, body: '{"amount":"1.00"}' }),
+    );
+    expect(await fromRequest.json()).toEqual({ echoed: { amount: '1.00' } });
     expect(loopback.seen.map((r) => [r.method, r.headers['content-type'], r.headers['content-length']])).toEqual([
       ['POST', 'application/json', '22'],
       ['POST', 'application/json', '17'],
@@ -134,7 +146,7 @@ describe('ky over the Node transport', () => {
 
   it('hands back an error status without throwing, and sends it once (retry: 0)', async () => {
     const loopback = await serve((_req, res) => json(res, 500, { status: 'error', message: 'down' }));
-    const response = await lunasKy(loopback.url)('v1/x');
+    const response = await (await lunasKy(loopback.url))('v1/x');
     expect(response.status).toBe(500);
     expect(response.ok).toBe(false);
     expect(await response.text()).toBe('{"status":"error","message":"down"}');
@@ -146,23 +158,17 @@ describe('ky over the Node transport', () => {
       res.writeHead(302, { location: '/elsewhere' });
       res.end();
     });
-    const response = await lunasKy(loopback.url)('v1/x');
+    const response = await (await lunasKy(loopback.url))('v1/x');
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/elsewhere');
     expect(response.redirected).toBe(false);
     expect(loopback.seen.map((r) => r.url)).toEqual(['/v1/x']);
   });
 
-  it('rejects with ky’s TimeoutError when the headers are late, and closes that connection', async () => {
+  it('rejects with the signal’s reason on an abort before the headers, and closes that connection', async () => {
     const loopback = await serve(() => undefined); // never answers
-    await expect(lunasKy(loopback.url, 50)('v1/slow')).rejects.toBeInstanceOf(TimeoutError);
-    await loopback.closed;
-  });
-
-  it('rejects with the signal’s reason on an abort before the headers', async () => {
-    const loopback = await serve(() => undefined);
     const controller = new AbortController();
-    const sent = lunasKy(loopback.url)('v1/slow', { signal: controller.signal });
+    const sent = (await lunasKy(loopback.url))('v1/slow', {}, controller.signal);
     await vi.waitFor(() => expect(loopback.seen).toHaveLength(1));
     controller.abort();
     await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
@@ -175,7 +181,7 @@ describe('ky over the Node transport', () => {
       res.write('{"data":[');
     });
     const controller = new AbortController();
-    const response = await lunasKy(loopback.url)('v1/list', { signal: controller.signal });
+    const response = await (await lunasKy(loopback.url))('v1/list', {}, controller.signal);
     const text = response.text();
     controller.abort(new Error('caller gave up'));
     await expect(text).rejects.toThrow('caller gave up');
@@ -184,7 +190,7 @@ describe('ky over the Node transport', () => {
 
   it('reuses keep-alive connections for calls in turn', async () => {
     const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
-    const api = lunasKy(loopback.url);
+    const api = await lunasKy(loopback.url);
     for (const path of ['v1/a', 'v1/b', 'v1/c', 'v1/d']) await (await api(path)).text();
     // As with Node's fetch: the pool may open a second connection while the first finishes, no more.
     const sockets = loopback.seen.map((request) => request.socket);
@@ -202,7 +208,7 @@ describe('ky over the Node transport', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
       res.end(compress(body));
     });
-    const response = await lunasKy(loopback.url)('v1/list');
+    const response = await (await lunasKy(loopback.url))('v1/list');
     expect(await response.text()).toBe(body);
     expect(loopback.seen[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
   });
@@ -211,14 +217,14 @@ describe('ky over the Node transport', () => {
     const loopback = await serve(() => undefined);
     const url = loopback.url;
     await new Promise((resolve) => servers.pop()!.close(resolve));
-    const error: unknown = await lunasKy(url)('v1/x').catch((e: unknown) => e);
+    const error: unknown = await (await lunasKy(url))('v1/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(error).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
   });
 
   it('builds a web-stream body only when asked, and reads the whole body through it', async () => {
     const loopback = await serve((_req, res) => json(res, 200, { via: 'stream' }));
-    const response = await lunasKy(loopback.url)('v1/x');
+    const response = await (await lunasKy(loopback.url))('v1/x');
     const reader = response.body!.getReader();
     const chunks: Uint8Array[] = [];
     for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
@@ -234,7 +240,7 @@ describe('the capped body reader', () => {
       res.writeHead(200, { 'content-encoding': 'gzip' });
       res.end(gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"é"}')])));
     });
-    const response = light(await lunasKy(loopback.url)('v1/x'));
+    const response = light(await (await lunasKy(loopback.url))('v1/x'));
     expect(await response[READ_BODY](13)).toBe('{"a":"é"}');
   });
 
@@ -244,7 +250,7 @@ describe('the capped body reader', () => {
       res.write('x'.repeat(64 * 1024));
       // The rest never comes: only closing the connection ends this exchange.
     });
-    const response = light(await lunasKy(loopback.url)('v1/big'));
+    const response = light(await (await lunasKy(loopback.url))('v1/big'));
     await expect(response[READ_BODY](1024)).rejects.toMatchObject({ name: BODY_TOO_LARGE });
     await loopback.closed;
   });
@@ -254,7 +260,7 @@ describe('the capped body reader', () => {
       res.writeHead(200);
       res.write('{');
     });
-    const response = light(await lunasKy(loopback.url)('v1/x'));
+    const response = light(await (await lunasKy(loopback.url))('v1/x'));
     const read = response[READ_BODY](1024);
     response[CANCEL_BODY]();
     await expect(read).rejects.toBeInstanceOf(Error);
@@ -305,7 +311,7 @@ describe('loadNodeTransport', () => {
     const slots = globalThis as unknown as Record<symbol, unknown>;
     const before = slots[slot];
     // A merchant's own Agent, with its own connection settings: only global fetch honours it.
-    const merchants = new modules.undici.Agent({ connect: { timeout: 5_000 } });
+    const merchants = new (await import('undici')).Agent({ connect: { timeout: 5_000 } });
     slots[slot] = merchants;
     try {
       const response = await transport(`${loopback.url}/x`);
@@ -316,6 +322,37 @@ describe('loadNodeTransport', () => {
       await merchants.close();
     }
     expect(await transport(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
+  });
+});
+
+describe('undici, as lunas loads it', () => {
+  it('installs no global dispatcher, so global fetch keeps Node’s own', () => {
+    // A fresh process: in this one, an earlier global fetch has already made Node's dispatcher.
+    const script = `
+      const { loadNodeTransport } = await import(${JSON.stringify(new URL('../../src/core/node-fetch.ts', import.meta.url).href)});
+      if (typeof (await loadNodeTransport()) !== 'function') throw new Error('no Node transport');
+      console.log(String(globalThis[Symbol.for('undici.globalDispatcher.1')]));`;
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(output.trim()).toBe('undefined');
+  });
+
+  it('is still used when the merchant’s own code imported undici, whose entry installs a default Agent', async () => {
+    const slot = Symbol.for('undici.globalDispatcher.1');
+    const slots = globalThis as unknown as Record<symbol, unknown>;
+    const before = slots[slot];
+    const { Agent } = await import('undici');
+    const installed = new Agent();
+    slots[slot] = installed;
+    try {
+      const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
+      const response = await (await loadNodeTransport())!(`${loopback.url}/x`);
+      expect(response).not.toBeInstanceOf(Response);
+    } finally {
+      slots[slot] = before;
+      await installed.close();
+    }
   });
 });
 
@@ -335,5 +372,104 @@ describe('lunas over the Node transport, end to end against the sandbox', () => 
     } finally {
       await sandbox.close();
     }
+  });
+});
+
+describe('a client on Node.js without a fetch: every behaviour of the standard path, over the Node transport', () => {
+  const API_KEY = 'sk_test_node_transport';
+  const client = (url: string, options: Partial<ConstructorParameters<typeof Client>[0]> = {}) =>
+    new Client({ apiKey: API_KEY, baseURL: `${url}/v1`, logLevel: 'off', maxRetries: 0, ...options });
+  const charge = chargeJson({ id: 'ch_1' });
+  /** What a call rejects with. */
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.unreachable('the call succeeded'),
+      (error: unknown) => error,
+    );
+
+  it('sends through the Node transport; `fetch: globalThis.fetch` takes the standard path', async () => {
+    const loopback = await serve((_req, res) => json(res, 404, { status: 'error', message: 'no such charge' }));
+    await failure(client(loopback.url).charges.retrieve('ch_1'));
+    await failure(client(loopback.url, { fetch: globalThis.fetch }).charges.retrieve('ch_1'));
+    // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
+    expect(loopback.seen.map((request) => request.headers['sec-fetch-mode'])).toEqual([undefined, 'cors']);
+  });
+
+  it('leaves every request to a global fetch something replaced (a test mock, a tracing agent)', async () => {
+    const loopback = await serve((_req, res) => json(res, 500, { status: 'error', message: 'unseen' }));
+    const replaced = vi.fn<typeof fetch>(async () => Response.json({ status: 'success', data: charge }));
+    vi.stubGlobal('fetch', replaced);
+    expect(await client(loopback.url).charges.retrieve('ch_1')).toMatchObject({ id: 'ch_1' });
+    expect(replaced).toHaveBeenCalledTimes(1);
+    expect(loopback.seen).toEqual([]);
+  });
+
+  it('answers with data and the request id the service sent, over one keep-alive connection', async () => {
+    const loopback = await serve((req, res) =>
+      json(res, 200, { status: 'success', data: charge }, { 'x-request-id': `req_${loopback.seen.length}` }),
+    );
+    const lunas = client(loopback.url);
+    for (let i = 1; i <= 4; i++) {
+      const retrieved = await lunas.charges.retrieve('ch_1');
+      expect(getResponseInfo(retrieved)).toMatchObject({ status: 200, requestId: `req_${i}` });
+    }
+    expect(new Set(loopback.seen.map((request) => request.socket)).size).toBeLessThanOrEqual(2);
+  });
+
+  it('times out while waiting for the headers, closing the connection', async () => {
+    const loopback = await serve(() => undefined);
+    const error = await failure(client(loopback.url, { timeout: 100 }).charges.retrieve('ch_1'));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    await loopback.closed;
+  });
+
+  it('times out on one deadline while the body streams, closing the connection', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"success","data":');
+    });
+    const started = performance.now();
+    const error = await failure(client(loopback.url, { timeout: 150 }).charges.retrieve('ch_1'));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await loopback.closed;
+  });
+
+  it('ends on the caller’s abort while the body streams, closing the connection', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"success","data":');
+    });
+    const controller = new AbortController();
+    const call = failure(client(loopback.url).charges.retrieve('ch_1', { signal: controller.signal }));
+    await vi.waitFor(() => expect(loopback.seen).toHaveLength(1));
+    setTimeout(() => controller.abort(), 20);
+    expect(await call).toBeInstanceOf(APIUserAbortError);
+    await loopback.closed;
+  });
+
+  it('follows no redirect: a 307 is an APIError with its Location, and nothing is sent there', async () => {
+    const elsewhere = await serve((_req, res) => json(res, 200, { status: 'success', data: charge }));
+    const loopback = await serve((_req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/v1/payments/charges/ch_1` });
+      res.end();
+    });
+    const error = await failure(client(loopback.url).charges.retrieve('ch_1'));
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toMatchObject({ status: 307 });
+    expect((error as APIError).headers.get('location')).toBe(`${elsewhere.url}/v1/payments/charges/ch_1`);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it('stops reading past the size cap: ResponseBodyError too-large, connection closed', async () => {
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_big' });
+      res.write(`{"status":"success","data":"${'x'.repeat(MAX_RESPONSE_BODY_BYTES)}`);
+      // Never ended: only lunas closing the connection ends this exchange.
+    });
+    const error = await failure(client(loopback.url).charges.retrieve('ch_1'));
+    expect(error).toBeInstanceOf(ResponseBodyError);
+    expect(error).toMatchObject({ reason: 'too-large', status: 200, requestId: 'req_big' });
+    await loopback.closed;
   });
 });

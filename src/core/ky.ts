@@ -1,0 +1,153 @@
+/**
+ * The seam with ky, the only module that imports it. ky sends each attempt:
+ * it joins the base URL and the path, and builds the request's headers and
+ * body. The rest is lunas's: ky's retries, timeout and error statuses are off
+ * (transport.ts runs the retry loop and each attempt's deadline), and
+ * redirects are never followed: a payments API has no reason to send one, and
+ * an answer from a host the caller never configured must not pass for the
+ * service's.
+ *
+ * ky sends through the caller's `fetch`; without one, on Node.js, through
+ * node-fetch.ts (Node's own HTTP client, without the web-stream machinery of
+ * global `fetch`); anywhere else through global `fetch`.
+ */
+import { LunasError } from './errors.js';
+import type * as NodeFetchModule from './node-fetch.js';
+import { describeError, foreignError } from './secrets.js';
+
+/** What every attempt of one call sends, built once per call. */
+export interface SendInit {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** The JSON text of a POST's body. */
+  body: string | undefined;
+}
+
+/** ky, set up to send one attempt at a time. */
+export interface Ky {
+  /** Sends one attempt; `signal` ends it, while waiting for the headers and while the body streams. */
+  send(target: string, init: SendInit, signal: AbortSignal): Promise<Response>;
+}
+
+/**
+ * Thrown by `send` when a custom fetch followed a redirect in spite of
+ * `redirect: 'manual'`: the attempt turns it into an {@link APIError}. Its
+ * body is cancelled unread.
+ */
+export class FollowedRedirect extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    /** Where the answer came from, when the response says. */
+    readonly url: string | undefined,
+  ) {
+    super('a redirect was followed');
+  }
+}
+
+/**
+ * Whether `response` came from somewhere other than `asked`: flagged
+ * `redirected`, or with a `url` that is neither empty (a Response a custom
+ * fetch built itself) nor the URL asked for. Never throws.
+ */
+function followedFrom(response: Response, asked: string): FollowedRedirect | undefined {
+  try {
+    const { url } = response;
+    const elsewhere = typeof url === 'string' && url !== '' && url !== asked;
+    if (response.redirected !== true && !elsewhere) return undefined;
+    void (response.body as ReadableStream | null)?.cancel?.().catch(() => undefined);
+    return new FollowedRedirect(
+      response.status,
+      response.headers,
+      typeof url === 'string' && url !== '' ? url : undefined,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What lunas gives ky beside its own options, for ky to hand to `fetch`
+ * untouched: ky forwards every option it does not know (its documentation
+ * passes undici's `dispatcher` that way). The attempt's signal travels here,
+ * not as ky's `signal`, which ky would combine with a controller of its own
+ * through `AbortSignal.any`: about 35 µs a call on Node 20, more than the
+ * rest of lunas's own work per call.
+ */
+interface Forwarded {
+  lunasAttempt: { signal: AbortSignal; body: string | undefined };
+}
+
+/**
+ * Imports ky (and, on Node.js without a caller's `fetch`, the Node transport),
+ * which the module loader caches for every later client. A failed import of
+ * ky rejects with a {@link LunasError} and is cached by nothing, so a later
+ * call tries again.
+ */
+export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined): Promise<Ky> {
+  let ky: typeof import('ky');
+  let nodeFetch: typeof globalThis.fetch | undefined;
+  try {
+    [ky, nodeFetch] = await Promise.all([import('ky'), fetch ? undefined : nodeTransport()]);
+  } catch (error) {
+    const cause = foreignError(error);
+    throw new LunasError(`lunas could not load ky, the HTTP client it sends requests with: ${describeError(cause)}`, {
+      cause,
+    });
+  }
+  const instance = ky.default.create({
+    prefixUrl: baseURL,
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    redirect: 'manual',
+    // `redirect: 'manual'` on the Request and in the options too, for a custom
+    // fetch that reads only the latter (or rebuilds the Request from its URL).
+    // The global fetch is looked up per call, so a test's mock is seen.
+    fetch: async (request, options) => {
+      const { lunasAttempt } = options as Forwarded;
+      const send = fetch ?? nodeFetch ?? globalThis.fetch;
+      // `lunasBody`: the JSON text, which node-fetch.ts sends without reading the Request's body stream back.
+      const init = { redirect: 'manual', signal: lunasAttempt.signal, lunasBody: lunasAttempt.body } as RequestInit;
+      const response = await send(request, init);
+      const followed = followedFrom(response, (request as Request).url);
+      if (followed) throw followed;
+      return response;
+    },
+  });
+  return {
+    send: (target, init, signal) => {
+      const forwarded: Forwarded = { lunasAttempt: { signal, body: init.body } };
+      // A GET's `body` is undefined, which ky's types (exact optional properties) refuse but ky reads as absent.
+      return instance(target, { ...init, ...forwarded } as object);
+    },
+  };
+}
+
+/**
+ * The file of node-fetch.ts, beside this module's in the source and in dist/
+ * (a build entry of its own). A variable, so that no bundler (a browser's, a
+ * Worker's) follows the import and packs Node-only code it never runs.
+ */
+const NODE_FETCH_MODULE = './node-fetch.js';
+
+/**
+ * The Node transport, loaded once per process: like global `fetch`'s, its
+ * connection pool is shared by every client, so a process with many clients
+ * keeps one set of keep-alive connections per origin.
+ */
+let nodeTransportLoaded: Promise<typeof globalThis.fetch | undefined> | undefined;
+
+/**
+ * node-fetch.ts's transport on Node.js, imported only there; `undefined`
+ * elsewhere, where node-fetch.ts finds it must not be used, or where it
+ * cannot be loaded (global `fetch` then sends).
+ */
+function nodeTransport(): Promise<typeof globalThis.fetch | undefined> {
+  const { process } = globalThis as { process?: { release?: { name?: unknown } } };
+  if (process?.release?.name !== 'node') return Promise.resolve(undefined);
+  return (nodeTransportLoaded ??= import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE).then(
+    (module: typeof NodeFetchModule) => module.loadNodeTransport(),
+    () => undefined,
+  ));
+}
