@@ -19,7 +19,7 @@ import { hasReadableCredentials } from './webhook.js';
  * @category Testing
  */
 export interface SandboxOptions {
-  /** The one valid API key. Default `'sk_test_sandbox'`. */
+  /** The one valid API key, at least 12 characters (as the SDK requires). Default `'sk_test_sandbox'`. */
   apiKey?: string;
   /** Port on 127.0.0.1; `0` (the default) picks a free one. */
   port?: number;
@@ -123,6 +123,10 @@ function assertOptions(options: SandboxOptions): void {
   const { apiKey, port, accounts, payouts, paymentMethods, now } = options;
   if (apiKey !== undefined && !(typeof apiKey === 'string' && /^[\x21-\x7e]+$/.test(apiKey))) {
     throw new TypeError('apiKey must be a non-empty string of printable ASCII without spaces');
+  }
+  // lunas-sdk's Client refuses a key under 12 characters, so a sandbox with one could not be called.
+  if (apiKey !== undefined && apiKey.length < 12) {
+    throw new TypeError('apiKey must be at least 12 characters, as lunas-sdk requires of an API key');
   }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
     throw new TypeError('port must be an integer from 0 to 65535');

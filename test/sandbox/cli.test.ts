@@ -53,10 +53,10 @@ async function createCharge(url: string): Promise<void> {
 
 describe('lunas-sandbox CLI', () => {
   it.each([['SIGTERM'], ['SIGINT']] as const)('serves on the printed URL and stops cleanly on %s', async (signal) => {
-    const cli = run(['--port', '0', '--api-key', 'sk_test_cli']);
+    const cli = run(['--port', '0', '--api-key', 'sk_test_cli_key']);
     const url = await waitForUrl(cli.output);
-    expect(cli.output().stdout).toContain('API key: sk_test_cli');
-    const ok = await fetch(`${url}/v1/payments/methods`, { headers: { authorization: 'Bearer sk_test_cli' } });
+    expect(cli.output().stdout).toContain('API key: sk_test_cli_key');
+    const ok = await fetch(`${url}/v1/payments/methods`, { headers: { authorization: 'Bearer sk_test_cli_key' } });
     expect(ok.status).toBe(200);
     const refused = await fetch(`${url}/v1/payments/methods`, { headers: { authorization: 'Bearer sk_test_sandbox' } });
     expect(refused.status).toBe(401);

@@ -205,6 +205,7 @@ describe('startSandbox options', () => {
   it.each<[string, SandboxOptions]>([
     ['an apiKey with a space', { apiKey: 'sk test' }],
     ['an empty apiKey', { apiKey: '' }],
+    ['an apiKey under 12 characters, which lunas-sdk refuses', { apiKey: 'sk_test_abc' }],
     ['a port out of range', { port: 70_000 }],
     ['no accounts', { accounts: [] }],
     ['a balance with three decimals', { accounts: [{ id: 'a', name: 'A', balance: '1.001' }] }],
