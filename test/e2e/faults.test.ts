@@ -1,6 +1,7 @@
 /**
- * Retries against every fault the sandbox can inject. Clients use a 300 ms
- * per-attempt timeout so timeouts are quick; status faults that only need to
+ * Retries against every fault the sandbox can inject. Clients facing delays and
+ * hangs use a 1 s per-attempt timeout, quick yet far above a loaded machine's
+ * answer time (a retry that succeeds must answer within it); status faults that only need to
  * be retried ask for a short `retry-after-ms` so the suite stays fast (the
  * default backoff is covered once below).
  */
@@ -23,17 +24,25 @@ import { eventually, sleep } from '../helpers/waiting.js';
 import { REQUEST_ID } from '../helpers/formats.js';
 import { rejection } from '../helpers/rejection.js';
 
-const FAST = { timeout: 300, maxRetries: 2 } as const;
+const FAST = { timeout: 1_000, maxRetries: 2 } as const;
 const QUICK_RETRY = { 'retry-after-ms': '20' };
 
 type OnTestFinished = TestContext['onTestFinished'];
 const startFast = (onTestFinished: OnTestFinished, options?: SandboxOptions) => start(options, FAST, onTestFinished);
+/**
+ * For faults that need no timeout (statuses, bad bodies): a timeout far above any
+ * answer's time, so a loaded machine (the suite runs files in parallel, and CI
+ * shares its cores) never turns a slow answer into a timeout these tests did not ask for.
+ */
+const PATIENT = { timeout: 15_000, maxRetries: 2 } as const;
+const startPatient = (onTestFinished: OnTestFinished, options?: SandboxOptions) =>
+  start(options, PATIENT, onTestFinished);
 
 const chargeParams = { payment_method: 'qris', amount: 10_000 } as const;
 
 describe.concurrent('retried faults, then success', () => {
   it.for([500, 502, 503, 504])('status %i once on POST /v1/payments/charges', async (status, { onTestFinished }) => {
-    const { sandbox, client, requestIds } = await startFast(onTestFinished);
+    const { sandbox, client, requestIds } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status, method: 'POST', path: '/v1/payments/charges', headers: QUICK_RETRY });
     const charge = await client.charges.create(chargeParams);
 
@@ -50,7 +59,7 @@ describe.concurrent('retried faults, then success', () => {
   });
 
   it('status 503 once, with the default backoff of about half a second', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 503 });
     const charge = await client.charges.create(chargeParams);
     expect(getResponseInfo(charge)?.attempts).toBe(2);
@@ -62,14 +71,14 @@ describe.concurrent('retried faults, then success', () => {
   });
 
   it('409 is retried', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 409, headers: QUICK_RETRY });
     const charge = await client.charges.create(chargeParams);
     expect(getResponseInfo(charge)?.attempts).toBe(2);
   });
 
   it('429 with Retry-After: 1 waits about a second before the second attempt', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 429, headers: { 'Retry-After': '1' } });
     const page = await client.charges.list();
     expect(getResponseInfo(page)?.attempts).toBe(2);
@@ -80,7 +89,7 @@ describe.concurrent('retried faults, then success', () => {
   });
 
   it('html 502 from a proxy once', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'html' });
     const page = await client.paymentMethods.list();
     expect(page.data.length).toBeGreaterThan(0);
@@ -90,12 +99,12 @@ describe.concurrent('retried faults, then success', () => {
   it('delay past the timeout once on a GET', async ({ onTestFinished }) => {
     const { sandbox, client } = await startFast(onTestFinished);
     const created = await client.charges.create(chargeParams);
-    sandbox.inject({ kind: 'delay', ms: 800, method: 'GET' });
+    sandbox.inject({ kind: 'delay', ms: 2_500, method: 'GET' });
     const started = Date.now();
     const charge = await client.charges.retrieve(created.id);
     expect(charge.id).toBe(created.id);
     expect(getResponseInfo(charge)?.attempts).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
   });
 
   it('delay within the timeout is not a failure', async ({ onTestFinished }) => {
@@ -125,7 +134,7 @@ describe.concurrent('retried faults, then success', () => {
   });
 
   it('malformed 503 once', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'malformed', status: 503 });
     const page = await client.transfers.list();
     expect(getResponseInfo(page)?.attempts).toBe(2);
@@ -146,7 +155,7 @@ describe.concurrent('retried faults, then success', () => {
 
 describe.concurrent('faults that are not retried', () => {
   it('a malformed 200 body is a ResponseValidationError after one request', async ({ onTestFinished }) => {
-    const { sandbox, client, requestIds } = await startFast(onTestFinished);
+    const { sandbox, client, requestIds } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'malformed' });
     const error = await rejection(client.charges.create(chargeParams), ResponseValidationError);
     expect(error.status).toBe(200);
@@ -158,7 +167,7 @@ describe.concurrent('faults that are not retried', () => {
   });
 
   it('a 200 carrying a fail envelope is never data', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 200, body: { status: 'fail', data: { amount: ['Nope'] } } });
     const error = await rejection(client.charges.list(), APIError);
     expect(error.status).toBe(200);
@@ -167,7 +176,7 @@ describe.concurrent('faults that are not retried', () => {
   });
 
   it('a 200 whose data has a wrong type is a ResponseValidationError naming the path', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({
       kind: 'status',
       status: 200,
@@ -179,7 +188,7 @@ describe.concurrent('faults that are not retried', () => {
   });
 
   it.for([400, 404])('an injected %i is thrown at once', async (status, { onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status, headers: QUICK_RETRY });
     const error = await rejection(client.charges.list(), status === 400 ? BadRequestError : NotFoundError);
     expect(error.status).toBe(status);
@@ -187,7 +196,7 @@ describe.concurrent('faults that are not retried', () => {
   });
 
   it('maxRetries: 0 makes one attempt', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 503, headers: QUICK_RETRY });
     const error = await rejection(client.charges.list({}, { maxRetries: 0 }), InternalServerError);
     expect(error.status).toBe(503);
@@ -222,7 +231,7 @@ describe.concurrent('waits and connections', () => {
   });
 
   it('a Retry-After above 60 s is not honoured: the default backoff applies', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 429, headers: { 'Retry-After': '120' } });
     const page = await client.charges.list();
     expect(getResponseInfo(page)?.attempts).toBe(2);
@@ -240,7 +249,7 @@ describe.concurrent('waits and connections', () => {
 
 describe.concurrent('lost responses on POST /v1/transfers', () => {
   it('resolves after a lost response, with one transfer and one Idempotency-Key', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
     const transfer = await client.transfers.create(transferTo('100000.00'));
 
@@ -256,7 +265,7 @@ describe.concurrent('lost responses on POST /v1/transfers', () => {
   });
 
   it('keeps the caller’s idempotencyKey on every attempt', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers', times: 2 });
     const transfer = await client.transfers.create(transferTo(5), { idempotencyKey: 'settlement-2026-w47' });
     expect(getResponseInfo(transfer)?.attempts).toBe(3);
@@ -271,10 +280,10 @@ describe.concurrent('lost responses on POST /v1/transfers', () => {
 
   it('a response delayed past the timeout is processed once, not twice', async ({ onTestFinished }) => {
     const { sandbox, client } = await startFast(onTestFinished);
-    sandbox.inject({ kind: 'delay', ms: 450, method: 'POST', path: '/v1/transfers' });
+    sandbox.inject({ kind: 'delay', ms: 1_500, method: 'POST', path: '/v1/transfers' });
     const transfer = await client.transfers.create(transferTo(700));
     expect(getResponseInfo(transfer)?.attempts).toBe(2);
-    await sleep(500); // let the delayed first attempt be processed too
+    await sleep(1_600); // let the delayed first attempt be processed too
     expect(sandbox.transfers()).toHaveLength(1);
     expect(sandbox.transfers()[0]?.id).toBe(transfer.id);
     expect(sandbox.balance('acc_partner')).toBe('700.00');
@@ -285,7 +294,7 @@ describe.concurrent('faults beyond maxRetries', () => {
   it('5xx every time: InternalServerError after maxRetries + 1 attempts, carrying the request id', async ({
     onTestFinished,
   }) => {
-    const { sandbox, client, requestIds } = await startFast(onTestFinished);
+    const { sandbox, client, requestIds } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 503, times: Infinity, headers: QUICK_RETRY });
     const error = await rejection(client.charges.list(), InternalServerError);
     expect(error.status).toBe(503);
@@ -295,7 +304,7 @@ describe.concurrent('faults beyond maxRetries', () => {
   });
 
   it('html 502 every time: InternalServerError with the page as body', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'html', times: Infinity });
     const error = await rejection(client.payouts.list({}, { maxRetries: 1 }), InternalServerError);
     expect(error.status).toBe(502);
@@ -306,7 +315,7 @@ describe.concurrent('faults beyond maxRetries', () => {
   });
 
   it('429 every time: RateLimitError', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 429, times: Infinity, headers: QUICK_RETRY });
     const error = await rejection(client.charges.list(), RateLimitError);
     expect(error.status).toBe(429);
@@ -339,7 +348,7 @@ describe.concurrent('faults beyond maxRetries', () => {
   });
 
   it('5xx every time on a transfer: no transfer made, and the error offers the key', async ({ onTestFinished }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'status', status: 500, times: Infinity, headers: QUICK_RETRY });
     const error = await rejection(client.transfers.create(transferTo(100)), InternalServerError);
     expect(error.idempotencyKey).toEqual(expect.any(String));
@@ -365,13 +374,13 @@ describe.concurrent('faults beyond maxRetries', () => {
     onTestFinished,
   }) => {
     const { sandbox, client } = await startFast(onTestFinished);
-    sandbox.inject({ kind: 'delay', ms: 400, method: 'POST', path: '/v1/transfers', times: Infinity });
+    sandbox.inject({ kind: 'delay', ms: 1_300, method: 'POST', path: '/v1/transfers', times: Infinity });
     const error = await rejection(
       client.transfers.create(transferTo(300), { maxRetries: 1 }),
       APIConnectionTimeoutError,
     );
     await eventually(() => sandbox.transfers().length > 0);
-    await sleep(450); // the second attempt is processed by now too
+    await sleep(1_400); // the second attempt is processed by now too
     expect(sandbox.transfers()).toHaveLength(1);
     expect(sandbox.balance('acc_partner')).toBe('300.00');
 
@@ -406,7 +415,7 @@ describe.concurrent('faults beyond maxRetries', () => {
   it('a fresh key after a lost response would pay again: the error’s key is what makes the retry safe', async ({
     onTestFinished,
   }) => {
-    const { sandbox, client } = await startFast(onTestFinished);
+    const { sandbox, client } = await startPatient(onTestFinished);
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers', times: Infinity });
     const error = await rejection(client.transfers.create(transferTo(10), { maxRetries: 0 }), APIConnectionError);
     sandbox.clearFaults();
