@@ -70,8 +70,11 @@ const METHODS: Method[] = [
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+// A JSON number from 2^46 on cannot be trusted to the cent (two amounts a cent apart parse
+// to the same number), so the SDK refuses it: the money rule of the contract, not a choice here.
 const isMoney = (value: unknown) =>
-  (typeof value === 'number' || typeof value === 'string') && normalizeMoney(value) !== undefined;
+  (typeof value === 'string' || (typeof value === 'number' && Math.abs(value) < 2 ** 46)) &&
+  normalizeMoney(value) !== undefined;
 const isString = (value: unknown) => typeof value === 'string';
 const optional = (check: (value: unknown) => boolean) => (value: unknown) =>
   value === undefined || value === null || check(value);

@@ -4,8 +4,13 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
-const TSX = 'node_modules/.bin/tsx';
 const CLI = 'src/testing/cli.ts';
+/**
+ * The command in one Node.js process, tsx loaded into it: the tsx command would
+ * run it in a child and relay signals, and under load a relayed SIGTERM could
+ * end the wrapper before the command's own handler closed the sandbox (exit 143).
+ */
+const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 /** Kills `child` after the current test unless it has exited. */
 function killAfterTest(child: ChildProcess): void {
   onTestFinished(() => {
@@ -14,7 +19,9 @@ function killAfterTest(child: ChildProcess): void {
 }
 
 function run(args: string[]) {
-  const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   killAfterTest(child);
   let stdout = '';
   let stderr = '';
