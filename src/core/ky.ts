@@ -104,7 +104,7 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
     // The global fetch is looked up per call, so a test's mock is seen.
     fetch: async (request, options) => {
       const { lunasAttempt } = options as Forwarded;
-      const send = fetch ?? nodeTransportReady ?? nodeTransportFor() ?? globalThis.fetch;
+      const send = fetch ?? nodeTransportFor() ?? globalThis.fetch;
       // `lunasBody`: the JSON text, which node-fetch.ts sends without reading the Request's body stream back.
       const init = { redirect: 'manual', signal: lunasAttempt.signal, lunasBody: lunasAttempt.body } as RequestInit;
       const response = await send(request, init);
@@ -152,8 +152,8 @@ let firstAttemptSent = false;
  * over every attempt once loaded.
  */
 function nodeTransportFor(): typeof globalThis.fetch | undefined {
-  if (!firstAttemptSent) firstAttemptSent = true;
-  else if (nodeTransportLoaded === undefined) void loadNodeTransportOnce();
+  if (firstAttemptSent) void (nodeTransportLoaded ?? loadNodeTransportOnce());
+  firstAttemptSent = true;
   return nodeTransportReady;
 }
 
@@ -165,12 +165,13 @@ function nodeTransportFor(): typeof globalThis.fetch | undefined {
  */
 export function loadNodeTransportOnce(): Promise<typeof globalThis.fetch | undefined> {
   const { process } = globalThis as { process?: { release?: { name?: unknown } } };
-  return (nodeTransportLoaded ??= (
+  return (nodeTransportLoaded ??=
     process?.release?.name === 'node'
-      ? import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE).then(
-          (module: typeof NodeFetchModule) => module.loadNodeTransport(),
-          () => undefined,
-        )
-      : Promise.resolve(undefined)
-  ).then((transport: typeof globalThis.fetch | undefined) => (nodeTransportReady = transport)));
+      ? import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE)
+          .then((module: typeof NodeFetchModule) => module.loadNodeTransport())
+          .then(
+            (transport) => (nodeTransportReady = transport),
+            () => undefined,
+          )
+      : (Promise.resolve() as Promise<undefined>));
 }
