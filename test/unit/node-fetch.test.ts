@@ -3,10 +3,11 @@
  * drives it, against real loopback servers: msw does not see undici's
  * requests, and a socket is what keep-alive, aborts and caps are about.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -353,6 +354,48 @@ describe('undici, as lunas loads it', () => {
       slots[slot] = before;
       await installed.close();
     }
+  });
+});
+
+describe('a process’s first attempt', () => {
+  // A fresh process each: in this one, the test setup has loaded the Node transport already.
+  const run = async (url: string, calls: string) => {
+    const script = `
+      const { Client } = await import(${JSON.stringify(new URL('../../src/index.ts', import.meta.url).href)});
+      const { createRequire } = await import('node:module');
+      const client = new Client({ apiKey: 'sk_test_first_attempt', baseURL: ${JSON.stringify(url)}, logLevel: 'off', maxRetries: 0 });
+      const call = () => client.charges.retrieve('ch_1').then(() => 'ok', () => 'error');
+      ${calls}
+      const undiciLoaded = Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/node_modules/undici/'));
+      console.log(JSON.stringify({ undiciLoaded }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        encoding: 'utf8',
+      },
+    );
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { undiciLoaded: boolean };
+  };
+  const sentThrough = (loopback: Loopback) =>
+    // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
+    loopback.seen.map((request) => (request.headers['sec-fetch-mode'] === 'cors' ? 'fetch' : 'node'));
+
+  it('goes through global fetch, and a process that makes one call never imports undici', async () => {
+    const loopback = await serve((_req, res) => json(res, 404, { status: 'error', message: 'no such charge' }));
+    expect(await run(loopback.url, 'await call();')).toEqual({ undiciLoaded: false });
+    expect(sentThrough(loopback)).toEqual(['fetch']);
+  });
+
+  it('is followed by the Node transport, loaded from the second attempt on without holding it up', async () => {
+    const loopback = await serve((_req, res) => json(res, 404, { status: 'error', message: 'no such charge' }));
+    // The load the second call started is awaited (the same promise), so the third goes through the Node transport.
+    const calls = `
+      await call(); await call();
+      await (await import(${JSON.stringify(new URL('../../src/core/ky.ts', import.meta.url).href)})).loadNodeTransportOnce();
+      await call();`;
+    expect(await run(loopback.url, calls)).toEqual({ undiciLoaded: true });
+    expect(sentThrough(loopback)).toEqual(['fetch', 'fetch', 'node']);
   });
 });
 
