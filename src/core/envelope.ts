@@ -58,13 +58,17 @@ const PAGE_FIELDS = ['page', 'page_size', 'total_items'] as const;
  * page requested), the result is the envelope's `data` with its paging
  * fields; otherwise the `data` alone. `within` bounds a schema that answers
  * asynchronously (by the attempt's time left, and the caller's signal).
+ *
+ * Answers synchronously, throwing its error, unless the schema answers with
+ * a promise: lunas's own schemas never do, and every call and page decodes
+ * here, so it pays for no promise it does not need.
  */
-export async function decodeSuccess(
+export function decodeSuccess(
   raw: RawResponse,
   schema: StandardSchema<unknown> | undefined,
   page: number | undefined,
   within: Within,
-): Promise<unknown> {
+): unknown {
   const list = page !== undefined;
   const parsed = parseJson(raw.text);
   if (!parsed.ok) {
@@ -86,8 +90,16 @@ export async function decodeSuccess(
   }
   if (list && issues.length === 0) issues.push(...pagingIssues(body as unknown as PageEnvelope<unknown>, page));
   if (issues.length > 0) throw invalidResponse(raw, issues);
-  const data = schema === undefined ? body.data : await checked(raw, schema, body.data, within);
-  return list ? { data, page: body.page, page_size: body.page_size, total_items: body.total_items } : data;
+  const envelope = (data: unknown) =>
+    list ? { data, page: body.page, page_size: body.page_size, total_items: body.total_items } : data;
+  if (schema === undefined) return envelope(body.data);
+  const data = checked(raw, schema, body.data, within);
+  return data instanceof Pending ? data.promise.then(envelope) : envelope(data);
+}
+
+/** An asynchronous schema's answer still to come: told apart from a value, which may itself be a promise. */
+class Pending {
+  constructor(readonly promise: Promise<unknown>) {}
 }
 
 /**
@@ -102,25 +114,42 @@ type Within = (answer: PromiseLike<unknown>, late: () => LunasError) => PromiseL
  * never answers) ends as a `ResponseValidationError` carrying the body,
  * never as a `TypeError` or a call that hangs.
  */
-async function checked(
-  raw: RawResponse,
-  schema: StandardSchema<unknown>,
-  data: unknown,
-  within: Within,
-): Promise<unknown> {
-  const refuse = (message: string) => invalidResponse(raw, [{ path: 'data', message }]);
-  let result: unknown;
+function checked(raw: RawResponse, schema: StandardSchema<unknown>, data: unknown, within: Within): unknown {
+  let answer: unknown;
+  let thenable: boolean;
   try {
-    const answer: unknown = schema['~standard'].validate(data);
+    answer = schema['~standard'].validate(data);
     // Read here, not through log.ts's isThenable: a successful call runs no code of log.ts.
-    const thenable = typeof (answer as { then?: unknown } | null)?.then === 'function';
-    result = thenable
-      ? await within(answer as PromiseLike<unknown>, () => refuse('the schema did not answer in time'))
-      : answer;
+    thenable = typeof (answer as { then?: unknown } | null)?.then === 'function';
   } catch (error) {
-    if (error instanceof LunasError) throw error; // The attempt's deadline, or the caller's abort.
-    throw refuse(`the schema threw: ${redact(describeThrown(error), raw.secret)}`);
+    throw schemaThrew(raw, error);
   }
+  if (!thenable) return readResult(raw, answer, data);
+  const refuse = () => invalidResponse(raw, [{ path: 'data', message: 'the schema did not answer in time' }]);
+  return new Pending(
+    (async () => {
+      let result: unknown;
+      try {
+        result = await within(answer as PromiseLike<unknown>, refuse);
+      } catch (error) {
+        throw schemaThrew(raw, error);
+      }
+      return readResult(raw, result, data);
+    })(),
+  );
+}
+
+/** What a schema's throw (or rejection) ends as: the attempt's deadline and the caller's abort stay as they are. */
+function schemaThrew(raw: RawResponse, error: unknown): LunasError {
+  if (error instanceof LunasError) return error;
+  return invalidResponse(raw, [
+    { path: 'data', message: `the schema threw: ${redact(describeThrown(error), raw.secret)}` },
+  ]);
+}
+
+/** The value of a schema's result, or the error for its issues or for a result lunas cannot read. */
+function readResult(raw: RawResponse, result: unknown, data: unknown): unknown {
+  const refuse = (message: string) => invalidResponse(raw, [{ path: 'data', message }]);
   let issues: ResponseIssue[] | undefined;
   try {
     // Read once, defensively: `null`, a number or a revoked Proxy throw here, and are no result.

@@ -114,10 +114,14 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
     },
   });
   return {
-    send: (target, init, signal) => {
-      const forwarded: Forwarded = { lunasAttempt: { signal, body: init.body } };
-      // A GET's `body` is undefined, which ky's types (exact optional properties) refuse but ky reads as absent.
-      return instance(target, { ...init, ...forwarded } as object);
+    send: (target, { method, headers, body }, signal) => {
+      const lunasAttempt: Forwarded['lunasAttempt'] = { signal, body };
+      // Only what differs from ky's defaults: ky merges its options key by key,
+      // copying the whole object at each, so a GET's absent method and body cost.
+      const options: Forwarded & Partial<SendInit> =
+        body === undefined ? { headers, lunasAttempt } : { method, headers, body, lunasAttempt };
+      if (body === undefined && method !== 'GET') options.method = method;
+      return instance(target, options as object);
     },
   };
 }
