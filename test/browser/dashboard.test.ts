@@ -32,9 +32,24 @@ const it = test.extend<{ browser: Browser }>({
 });
 
 /** The page open at the sandbox's root in a fresh context, and the errors its console reports (CSP refusals included). */
-async function openDashboard(browser: Browser, sandbox: Sandbox, javaScriptEnabled: boolean) {
+async function openDashboard(browser: Browser, sandbox: Sandbox, javaScriptEnabled: boolean, refreshing = true) {
   const context = await browser.newContext({ javaScriptEnabled });
   onTestFinished(() => context.close());
+  if (!refreshing) {
+    // The page's own refresh (a meta refresh with JavaScript off, every few seconds) is a
+    // navigation of its own: on a loaded machine it can land in the middle of a test's press or
+    // reload. Tests of the buttons take it out; the refresh has its own test below.
+    await context.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        // Only the page itself: a press (a POST) goes to the sandbox untouched, once.
+        if (route.request().method() !== 'GET') return route.continue();
+        const response = await route.fetch();
+        const body = (await response.text()).replace(/<noscript><meta http-equiv="refresh"[^>]*><\/noscript>/, '');
+        await route.fulfill({ response, body });
+      },
+    );
+  }
   const consoleErrors: string[] = [];
   context.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
@@ -73,7 +88,7 @@ describe.each([
       await charge(client, 'order 2'),
       await charge(client, 'order 3'),
     ];
-    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled);
+    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled, false);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sandbox');
     const payRow = rowOf(page, toPay);
     expect(await payRow.getByRole('cell', { name: 'Rp\u00a025.000' }).isVisible()).toBe(true);
