@@ -19,7 +19,8 @@ import { SandboxError } from './errors.js';
 import { TOKEN_FIELD, type FormTokens, type RequestSite } from './form-token.js';
 import type { Reply } from './http.js';
 import type { Ledger } from './ledger.js';
-import { messagePage, type RenderedPage } from './payment-page.js';
+import { messagePage } from './payment-page.js';
+import { FORM_TYPE, htmlReply } from './payment-routes.js';
 
 /**
  * The scope of the page's forms in {@link FormTokens}: one token for all its
@@ -44,21 +45,6 @@ interface DashboardSources {
   controls: SandboxControls;
   ledger: Ledger;
   forms: FormTokens;
-}
-
-const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
-
-function htmlReply(status: number, page: RenderedPage, headers: Record<string, string> = {}): Reply {
-  return {
-    status,
-    body: page.html,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': page.contentSecurityPolicy,
-      'cache-control': 'no-store',
-      ...headers,
-    },
-  };
 }
 
 /** The page as it stands, with `notice`. */

@@ -33,7 +33,8 @@ interface PageState {
 
 type PageHandler = (request: PaymentPageRequest, state: PageState, params: PathParams) => Reply;
 
-const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+/** A form's body type, the only one the sandbox's pages take (the payment page's and the root page's). */
+export const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
 /** The outcome each form `action` asks for (a Map: `constructor` or `__proto__` must find nothing). */
 const OUTCOMES: ReadonlyMap<string, 'success' | 'failed'> = new Map([
@@ -41,7 +42,8 @@ const OUTCOMES: ReadonlyMap<string, 'success' | 'failed'> = new Map([
   ['fail', 'failed'],
 ]);
 
-function htmlReply(status: number, page: RenderedPage, headers: Record<string, string> = {}): Reply {
+/** A page of the sandbox as its reply: HTML under the page's own content security policy, never cached. */
+export function htmlReply(status: number, page: RenderedPage, headers: Record<string, string> = {}): Reply {
   return {
     status,
     body: page.html,
