@@ -10,28 +10,14 @@
  */
 import { createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { parseEvent, type Client, type CreatedCharge, type LunasEvent } from 'lunas-sdk';
 import type { Sandbox } from 'lunas-sdk/testing';
 import { start } from '../e2e/helpers.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { browserTest, REBOUND } from '../helpers/browser-test.js';
 import { listenForTest } from '../helpers/recorders.js';
 
-/** A name this Chromium resolves to 127.0.0.1, as a DNS-rebinding attacker's name does once rebound. */
-const REBOUND = 'evil.example';
-
-/** Tests given one headless Chromium per file; without the binary each test fails naming the install, none is skipped. */
-const it = test.extend<{ browser: Browser }>({
-  browser: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
-    async ({}, use) => {
-      const browser = await launchChromium([`--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`]);
-      await use(browser);
-      await browser.close();
-    },
-    { scope: 'file' },
-  ],
-});
+const it = browserTest;
 
 /** A page in a fresh context, closed after the test, and the errors its console reports (CSP refusals included). */
 async function openPage(
