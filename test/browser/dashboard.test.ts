@@ -7,7 +7,7 @@
  * `<noscript>` meta refresh, or the script swapping `<main>`). Under a name
  * rebound to 127.0.0.1 the sandbox does not answer it.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, onTestFinished } from 'vitest';
 import type { Client } from 'lunas-sdk';
 import type { Sandbox } from 'lunas-sdk/testing';
@@ -50,6 +50,20 @@ async function openDashboard(browser: Browser, sandbox: Sandbox, javaScriptEnabl
 /** The row of the charges' table (or, with `kind`, another table) for `id`. */
 const rowOf = (page: Page, id: string, kind: 'charge' | 'event' = 'charge') => page.locator(`tr[data-${kind}="${id}"]`);
 
+/**
+ * Presses `button` and waits until the page it leads to (POST, 303 to `/#section`, GET) has
+ * loaded. A click does not wait for the navigation it starts: a reload issued while that
+ * navigation is still committing fails in Chromium with "Not attached to an active page".
+ */
+async function press(page: Page, button: Locator, section: 'charges' | 'events'): Promise<void> {
+  // The redirect is not committed: the page's one navigation is the GET it leads to.
+  const navigated = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+  await button.click();
+  await navigated;
+  await page.waitForLoadState('load');
+  expect(new URL(page.url()).hash).toBe(`#${section}`);
+}
+
 /** The status a charge's row shows, once it shows `status`. */
 async function rowShows(page: Page, id: string, status: string): Promise<void> {
   await rowOf(page, id).locator(`td[data-status="${status}"]`).waitFor();
@@ -80,11 +94,11 @@ describe.each([
     expect(await payRow.getByRole('cell', { name: 'Rp\u00a025.000' }).isVisible()).toBe(true);
     expect(await payRow.getByRole('link', { name: toPay }).getAttribute('href')).toBe(`/pay/${toPay}`);
 
-    await payRow.getByRole('button', { name: 'Pay', exact: true }).click();
+    await press(page, payRow.getByRole('button', { name: 'Pay', exact: true }), 'charges');
     await rowShows(page, toPay, 'success');
-    await rowOf(page, toFail).getByRole('button', { name: 'Fail', exact: true }).click();
+    await press(page, rowOf(page, toFail).getByRole('button', { name: 'Fail', exact: true }), 'charges');
     await rowShows(page, toFail, 'failed');
-    await rowOf(page, toExpire).getByRole('button', { name: 'Expire', exact: true }).click();
+    await press(page, rowOf(page, toExpire).getByRole('button', { name: 'Expire', exact: true }), 'charges');
     await rowShows(page, toExpire, 'failed');
     expect(new URL(page.url()).pathname).toBe('/');
     // A settled charge offers no button.
@@ -98,7 +112,11 @@ describe.each([
     const succeeded = sandbox.events.find((event) => event.type === 'payment_charge.succeeded')!;
     const before = hook.received.length;
     await page.reload();
-    await rowOf(page, succeeded.id, 'event').getByRole('button', { name: 'Redeliver', exact: true }).click();
+    await press(
+      page,
+      rowOf(page, succeeded.id, 'event').getByRole('button', { name: 'Redeliver', exact: true }),
+      'events',
+    );
     await expect.poll(() => hook.received.length).toBe(before + 1);
     expect(hook.received.at(-1)?.event.id).toBe(succeeded.id);
     await sandbox.webhooksSettled();
