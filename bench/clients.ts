@@ -118,5 +118,5 @@ export function stripeGetter(baseURL: string): (path: string) => Promise<unknown
 export async function nodeTransport(): Promise<typeof fetch> {
   const transport = await loadNodeTransport();
   if (!transport) throw new Error('bench: the Node transport is not available here');
-  return transport;
+  return transport.fetch;
 }

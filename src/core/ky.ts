@@ -13,6 +13,7 @@
  */
 import { LunasError } from './errors.js';
 import type * as NodeFetchModule from './node-fetch.js';
+import type { LightSignal, NodeFetchInit, NodeTransport } from './node-fetch.js';
 import { describeError, foreignError } from './secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
@@ -23,10 +24,30 @@ export interface SendInit {
   body: string | undefined;
 }
 
+/**
+ * One attempt's deadline, as the seam uses it: a {@link LightSignal} that
+ * lunas's own Node transport takes as it is, and what any other `fetch` needs
+ * instead, built only then.
+ */
+export interface AttemptDeadline extends LightSignal {
+  /** A standard `AbortSignal` that aborts with the deadline: for a `fetch` other than lunas's own. */
+  readonly standard: AbortSignal;
+  /**
+   * `work`, or a rejection once the deadline passes: a `fetch` other than
+   * lunas's own may ignore its signal, or hand back a body that never ends.
+   */
+  bound<T>(work: Promise<T>): Promise<T>;
+  /**
+   * Set by the seam when lunas's own Node transport sent the attempt: it ends
+   * the wait for the headers and the body's read at the deadline by itself.
+   */
+  ownTransport: boolean;
+}
+
 /** ky, set up to send one attempt at a time. */
 export interface Ky {
-  /** Sends one attempt; `signal` ends it, while waiting for the headers and while the body streams. */
-  send(target: string, init: SendInit, signal: AbortSignal): Promise<Response>;
+  /** Sends one attempt; `deadline` ends it, while waiting for the headers and while the body streams. */
+  send(target: string, init: SendInit, deadline: AttemptDeadline): Promise<Response>;
 }
 
 /**
@@ -69,13 +90,13 @@ function followedFrom(response: Response, asked: string): FollowedRedirect | und
 /**
  * What lunas gives ky beside its own options, for ky to hand to `fetch`
  * untouched: ky forwards every option it does not know (its documentation
- * passes undici's `dispatcher` that way). The attempt's signal travels here,
+ * passes undici's `dispatcher` that way). The attempt's deadline travels here,
  * not as ky's `signal`, which ky would combine with a controller of its own
  * through `AbortSignal.any`: about 35 µs a call on Node 20, more than the
  * rest of lunas's own work per call.
  */
 interface Forwarded {
-  lunasAttempt: { signal: AbortSignal; body: string | undefined };
+  lunasAttempt: { deadline: AttemptDeadline; body: string | undefined };
 }
 
 /**
@@ -103,19 +124,27 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
     // fetch that reads only the latter (or rebuilds the Request from its URL).
     // The global fetch is looked up per call, so a test's mock is seen.
     fetch: async (request, options) => {
-      const { lunasAttempt } = options as Forwarded;
-      const send = fetch ?? nodeTransportFor() ?? globalThis.fetch;
-      // `lunasBody`: the JSON text, which node-fetch.ts sends without reading the Request's body stream back.
-      const init = { redirect: 'manual', signal: lunasAttempt.signal, lunasBody: lunasAttempt.body } as RequestInit;
-      const response = await send(request, init);
+      const { deadline, body } = (options as Forwarded).lunasAttempt;
+      const own = fetch === undefined ? nodeTransportFor() : undefined;
+      let response: Response;
+      if (own !== undefined) {
+        deadline.ownTransport = true;
+        // `lunasBody`: the JSON text, which node-fetch.ts sends without reading the Request's body stream back.
+        const init: NodeFetchInit = { redirect: 'manual', lunasSignal: deadline, lunasBody: body };
+        // What ky and lunas read of a Response, LightResponse has.
+        response = (await own.send(request, init)) as unknown as Response;
+      } else {
+        const send = fetch ?? globalThis.fetch;
+        response = await deadline.bound(send(request, { redirect: 'manual', signal: deadline.standard }));
+      }
       const followed = followedFrom(response, (request as Request).url);
       if (followed) throw followed;
       return response;
     },
   });
   return {
-    send: (target, { method, headers, body }, signal) => {
-      const lunasAttempt: Forwarded['lunasAttempt'] = { signal, body };
+    send: (target, { method, headers, body }, deadline) => {
+      const lunasAttempt: Forwarded['lunasAttempt'] = { deadline, body };
       // Only what differs from ky's defaults: ky merges its options key by key,
       // copying the whole object at each, so a GET's absent method and body cost.
       const options: Forwarded & Partial<SendInit> =
@@ -138,27 +167,27 @@ const NODE_FETCH_MODULE = './node-fetch.js';
  * connection pool is shared by every client, so a process with many clients
  * keeps one set of keep-alive connections per origin.
  */
-let nodeTransportLoaded: Promise<typeof globalThis.fetch | undefined> | undefined;
+let nodeTransportLoaded: Promise<NodeTransport | undefined> | undefined;
 
 /** The Node transport once loaded; until then (and off Node.js) global `fetch` sends. */
-let nodeTransportReady: typeof globalThis.fetch | undefined;
+let nodeTransportReady: NodeTransport | undefined;
 
 /** Whether this process has sent an attempt without a caller's `fetch`. */
 let firstAttemptSent = false;
 
 /**
- * The Node transport when it is loaded, else `undefined`, for global `fetch`
- * to send. The first attempt of a process neither waits for it nor loads it:
+ * The Node transport when it is loaded and in use ({@link NodeTransport.inUse}),
+ * else `undefined`, for global `fetch` to send. The first attempt of a process neither waits for it nor loads it:
  * undici's import costs a cold process more time (about 30 ms on Node 20)
  * than the transport saves on one call (about 0.1 ms), so a script, a cron
  * job or a serverless invocation that makes one call ends without paying it.
  * From the second attempt on, the transport loads in the background and takes
  * over every attempt once loaded.
  */
-function nodeTransportFor(): typeof globalThis.fetch | undefined {
+function nodeTransportFor(): NodeTransport | undefined {
   if (firstAttemptSent) void (nodeTransportLoaded ?? loadNodeTransportOnce());
   firstAttemptSent = true;
-  return nodeTransportReady;
+  return nodeTransportReady?.inUse() ? nodeTransportReady : undefined;
 }
 
 /**
@@ -167,7 +196,7 @@ function nodeTransportFor(): typeof globalThis.fetch | undefined {
  * must not be used, or where it cannot be loaded (global `fetch` then sends).
  * Never rejects.
  */
-export function loadNodeTransportOnce(): Promise<typeof globalThis.fetch | undefined> {
+export function loadNodeTransportOnce(): Promise<NodeTransport | undefined> {
   const { process } = globalThis as { process?: { release?: { name?: unknown } } };
   return (nodeTransportLoaded ??=
     process?.release?.name === 'node'

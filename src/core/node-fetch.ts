@@ -17,8 +17,28 @@ export const READ_BODY = Symbol.for('lunas.readBody');
 /** The lunas-internal method of a {@link LightResponse} that drops the body and closes its connection. */
 export const CANCEL_BODY = Symbol.for('lunas.cancelBody');
 
+/**
+ * The lunas-internal method of a {@link LightResponse} that tells whether any
+ * header value passes a test, reading the headers as they came: iterating a
+ * `Headers` sorts and copies them first.
+ */
+export const ANY_HEADER_VALUE = Symbol.for('lunas.anyHeaderValue');
+
 /** The `name` of the error {@link LightResponse}'s capped reader rejects with past its limit. */
 export const BODY_TOO_LARGE = 'LunasBodyTooLarge';
+
+/**
+ * What this transport needs of an abort signal, which undici takes as it is:
+ * an `AbortSignal` has it, and so does lunas's lighter attempt deadline,
+ * which costs a fraction of an `AbortController` and its `EventTarget`.
+ */
+export interface LightSignal {
+  readonly aborted: boolean;
+  /** What a request or a read it ends rejects with. */
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
 
 /**
  * What lunas may hand the transport beside the `Request` ky built, as options
@@ -26,7 +46,9 @@ export const BODY_TOO_LARGE = 'LunasBodyTooLarge';
  */
 export interface NodeFetchInit extends RequestInit {
   /** The request's JSON text, so the `Request`'s body stream need not be read back. */
-  lunasBody?: string;
+  lunasBody?: string | undefined;
+  /** Ends the request and its body, in place of `signal`: lunas's attempt deadline. */
+  lunasSignal?: LightSignal;
 }
 
 /** The fetch-shaped function {@link createNodeFetch} returns. */
@@ -67,9 +89,11 @@ export interface LightResponse {
    * is destroyed and the promise rejects with its reason, as it does when
    * the request's own signal aborts.
    */
-  [READ_BODY](limit: number, signal?: AbortSignal): Promise<string>;
+  [READ_BODY](limit: number, signal?: LightSignal): Promise<string>;
   /** Drops the body and closes its connection: a pending read rejects. */
   [CANCEL_BODY](): void;
+  /** Whether `test` holds for any value of the response's headers. */
+  [ANY_HEADER_VALUE](test: (value: string) => boolean): boolean;
 }
 
 /** Node's own `fetch` reports every failure to get a response as this; ky and lunas expect it. */
@@ -78,7 +102,7 @@ function networkError(cause: unknown): TypeError {
 }
 
 /** How `fetch` rejects when its signal aborts: with the signal's reason. */
-function abortReason(signal: AbortSignal): unknown {
+function abortReason(signal: LightSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
@@ -108,8 +132,10 @@ class NodeResponse implements LightResponse {
     readonly headers: Headers,
     stream: Readable | null,
     private readonly context: {
-      signal: AbortSignal | undefined;
+      signal: LightSignal | undefined;
       toWeb: (stream: Readable) => ReadableStream<Uint8Array>;
+      /** The headers as undici gave them, which {@link headers} was built from. */
+      raw: RawHeaders;
     },
   ) {
     this.ok = status >= 200 && status <= 299;
@@ -150,7 +176,7 @@ class NodeResponse implements LightResponse {
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
-  async [READ_BODY](limit: number, signal?: AbortSignal): Promise<string> {
+  async [READ_BODY](limit: number, signal?: LightSignal): Promise<string> {
     return decodeUtf8(await this.#read(limit, signal));
   }
 
@@ -158,7 +184,16 @@ class NodeResponse implements LightResponse {
     this.#stream?.destroy();
   }
 
-  #read(limit: number, readSignal?: AbortSignal): Promise<Buffer> {
+  [ANY_HEADER_VALUE](test: (value: string) => boolean): boolean {
+    const { raw } = this.context;
+    for (const name in raw) {
+      const value = raw[name];
+      if (typeof value === 'string' ? test(value) : value?.some(test)) return true;
+    }
+    return false;
+  }
+
+  #read(limit: number, readSignal?: LightSignal): Promise<Buffer> {
     if (this.#used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
     this.#used = true;
     const stream = this.#stream;
@@ -271,8 +306,11 @@ function decoded({ zlib, stream }: NodeModules, body: Readable, coding: string |
   return stream.pipeline(body, decoder, () => undefined);
 }
 
+/** Response headers as undici gives them: a repeated field is an array. */
+type RawHeaders = Record<string, string | string[] | undefined>;
+
 /** The response's headers as a real `Headers`, repeated fields appended in order. */
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+function toHeaders(raw: RawHeaders): Headers {
   const headers = new Headers();
   for (const name in raw) {
     const value = raw[name];
@@ -303,7 +341,7 @@ export function createNodeFetch(modules: NodeModules, options: NodeFetchOptions 
   const dispatcher = new modules.undici.Agent({ connections: options.connections ?? 64 });
   return async (input, init = {}) => {
     const request = input instanceof Request ? input : new Request(input, init);
-    const signal = init.signal ?? request.signal;
+    const signal: LightSignal | undefined = init.lunasSignal ?? init.signal ?? request.signal;
     if (signal?.aborted) throw abortReason(signal);
     const url = new URL(request.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -321,7 +359,8 @@ export function createNodeFetch(modules: NodeModules, options: NodeFetchOptions 
         method: method as Dispatcher.HttpMethod,
         headers,
         body: body ?? null,
-        signal: signal ?? null,
+        // undici takes any object with these members as a signal; its types name only AbortSignal.
+        signal: (signal ?? null) as AbortSignal | null,
       });
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
@@ -338,6 +377,7 @@ export function createNodeFetch(modules: NodeModules, options: NodeFetchOptions 
     }
     return new NodeResponse(statusCode, data.statusText ?? '', request.url, responseHeaders, stream, {
       signal: signal ?? undefined,
+      raw: data.headers,
       toWeb: modules.stream.Readable.toWeb as unknown as (stream: Readable) => ReadableStream<Uint8Array>,
     });
   };
@@ -410,16 +450,32 @@ export function undiciRuns(version: string): boolean {
 }
 
 /**
+ * lunas's transport on Node.js, loaded by {@link loadNodeTransport}. The seam
+ * with ky sends an attempt through `send` while `inUse()` says so, and
+ * through global `fetch` otherwise; `fetch` does the same in one function.
+ */
+export interface NodeTransport {
+  /** Sends over undici, whatever proxy setup is in place: ask {@link inUse} first. */
+  send: NodeFetch;
+  /**
+   * Whether no proxy setup of the merchant's would be bypassed by `send` now:
+   * no global dispatcher of their own is set (`setGlobalDispatcher`), and
+   * global `fetch` is Node's own ({@link isNodesOwnFetch}). Asked per attempt,
+   * since either may change at any time; checked again only when replaced.
+   */
+  inUse(): boolean;
+  /** A fetch-shaped function: `send` while {@link inUse}, global `fetch` otherwise. */
+  fetch: typeof fetch;
+}
+
+/**
  * The transport for ky when the caller passes no `fetch`: the undici one on
  * Node.js, or `undefined` (meaning global `fetch`) on any other runtime, on a
  * Node.js 20 older than 20.18.1 (undici 7's floor), when `undici` cannot be
  * imported, or when `NODE_USE_ENV_PROXY` puts Node's `fetch`
- * behind a proxy from the environment. While it is in use, each request sent
- * while a global dispatcher the merchant set (`setGlobalDispatcher`) is in
- * place, or while global `fetch` is not Node's own ({@link isNodesOwnFetch}),
- * goes through global `fetch`, which honours them.
+ * behind a proxy from the environment.
  */
-export async function loadNodeTransport(options?: NodeFetchOptions): Promise<typeof fetch | undefined> {
+export async function loadNodeTransport(options?: NodeFetchOptions): Promise<NodeTransport | undefined> {
   if (!isNodeRuntime() || !undiciRuns(process.versions.node)) return undefined;
   if (envProxyInUse(process.env, process.execArgv)) return undefined;
   let modules: NodeModules;
@@ -428,23 +484,25 @@ export async function loadNodeTransport(options?: NodeFetchOptions): Promise<typ
   } catch {
     return undefined;
   }
-  const nodeFetch = createNodeFetch(modules, options);
+  const send = createNodeFetch(modules, options);
   // What was last found to be Node's own: checked again only when replaced.
   let checkedDispatcher: unknown;
   let checkedFetch: unknown;
-  const transport = (input: Request | string | URL, init?: RequestInit) => {
+  const inUse = (): boolean => {
     const dispatcher = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
     if (dispatcher !== checkedDispatcher) {
-      if (!isNodesOwnDispatcher(dispatcher)) return globalThis.fetch(input, init);
+      if (!isNodesOwnDispatcher(dispatcher)) return false;
       checkedDispatcher = dispatcher;
     }
     const globalFetch = globalThis.fetch;
     if (globalFetch !== checkedFetch) {
-      if (!isNodesOwnFetch(globalFetch)) return globalFetch(input, init);
+      if (!isNodesOwnFetch(globalFetch)) return false;
       checkedFetch = globalFetch;
     }
-    return nodeFetch(input, init as NodeFetchInit);
+    return true;
   };
+  const fetchShaped = (input: Request | string | URL, init?: RequestInit) =>
+    inUse() ? send(input, init as NodeFetchInit) : globalThis.fetch(input, init);
   // What ky and lunas read of a Response, LightResponse has.
-  return transport as unknown as typeof fetch;
+  return { send, inUse, fetch: fetchShaped as unknown as typeof fetch };
 }

@@ -26,7 +26,7 @@ import {
   ResponseBodyError,
 } from './errors.js';
 import type { Events } from './events.js';
-import { FollowedRedirect, type Ky, loadKy, type SendInit } from './ky.js';
+import { type AttemptDeadline, FollowedRedirect, type Ky, loadKy, type SendInit } from './ky.js';
 import type { Log } from './log.js';
 import type { PageEnvelope } from './pagination.js';
 import type { RequestOptions } from './options.js';
@@ -323,47 +323,106 @@ export const MAX_RESPONSE_BODY_BYTES = 8 * 1024 * 1024;
  */
 const READ_BODY = Symbol.for('lunas.readBody');
 
+/**
+ * The method of lunas's own Node transport's responses (node-fetch.ts) that
+ * tells whether any header value passes a test, without the sorted copy that
+ * iterating a `Headers` makes.
+ */
+const ANY_HEADER_VALUE = Symbol.for('lunas.anyHeaderValue');
+
 /** The `name` of the error a body read rejects with past the cap, whichever reader read it. */
 const TOO_LARGE = 'LunasBodyTooLarge';
 
 const ignore = () => undefined;
 
 /**
- * Sends one attempt and reads its body under one deadline: a signal of the
- * attempt's own, aborted by one timer (or by the caller's signal), which fetch
- * honours while waiting for the headers and while the body streams. Rejects
- * with the {@link LunasError} for a timeout, the caller's abort, a connection
- * failure, a redirect a custom fetch followed, or a body too large or
- * unreadable, and leaves nothing running whichever way it ends.
+ * One attempt's deadline, ended by its timer or the caller's signal. Lighter
+ * than an `AbortController`, whose signal is an `EventTarget` (on Node 20,
+ * several times the cost of the timer): lunas's own Node transport takes it
+ * as it is. The standard `AbortSignal` and the promise that {@link bound}
+ * races are built only for a `fetch` that is not lunas's own.
+ */
+class Deadline implements AttemptDeadline {
+  aborted = false;
+  reason: unknown = undefined;
+  ownTransport = false;
+  #listeners: (() => void)[] | undefined;
+  #controller: AbortController | undefined;
+  #ended: Promise<never> | undefined;
+  #fail: ((reason: unknown) => void) | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    (this.#listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const listeners = this.#listeners;
+    const index = listeners === undefined ? -1 : listeners.indexOf(listener);
+    if (index !== -1) listeners!.splice(index, 1);
+  }
+
+  get standard(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  bound<T>(work: Promise<T>): Promise<T> {
+    if (this.#ended === undefined) {
+      this.#ended = new Promise<never>((_resolve, reject) => (this.#fail = reject));
+      this.#ended.catch(ignore);
+      if (this.aborted) this.#fail!(undefined);
+    }
+    return Promise.race([work, this.#ended]);
+  }
+
+  /** Ends the attempt: every listener runs once, whatever the others do. */
+  end(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = new DOMException('This operation was aborted', 'AbortError');
+    this.#controller?.abort(this.reason);
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners !== undefined) {
+      for (const listener of listeners) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure (a custom body's cancel) must not keep the others from running.
+        }
+      }
+    }
+    this.#fail?.(undefined);
+  }
+}
+
+/**
+ * Sends one attempt and reads its body under one deadline ({@link Deadline}),
+ * ended by one timer or by the caller's signal, which the transport honours
+ * while waiting for the headers and while the body streams. Rejects with the
+ * {@link LunasError} for a timeout, the caller's abort, a connection failure,
+ * a redirect a custom fetch followed, or a body too large or unreadable, and
+ * leaves nothing running whichever way it ends.
  */
 async function sendAttempt(call: Call): Promise<RawResponse> {
   const { signal, timeout } = call;
   if (signal?.aborted) throw call.callerAbort();
-  const controller = new AbortController();
-  // The signal alone would end a fetch that honours it; a custom fetch may not,
-  // or may hand back a body that never ends: `halted` ends the wait regardless.
+  const deadline = new Deadline();
   let timedOut = false;
-  let cancelRead: (() => void) | undefined;
-  let halt!: (reason: unknown) => void;
-  const halted = new Promise<never>((_resolve, reject) => (halt = reject));
-  halted.catch(ignore);
-  const stop = () => {
-    controller.abort();
-    cancelRead?.();
-    halt(undefined);
-  };
   const timer = setTimeout(() => {
     timedOut = true;
-    stop();
+    deadline.end();
   }, timeout);
-  const stopListening = signal ? onAbort(signal, stop) : undefined;
+  const stopListening = signal ? onAbort(signal, () => deadline.end()) : undefined;
   // Set once the status and headers are in: from then on, a failure is the body's, not the connection's.
   let arrived: Arrived | undefined;
   try {
-    const response = await Promise.race([call.http.send(call.target, call.init, controller.signal), halted]);
-    arrived = { status: response.status, headers: maskedHeaders(response.headers, call) };
-    const read = readBody(response, controller.signal, (cancel) => (cancelRead = cancel));
-    const text = maskedText(await Promise.race([read, halted]), call);
+    const response = await call.http.send(call.target, call.init, deadline);
+    arrived = { status: response.status, headers: maskedHeaders(response, deadline.ownTransport, call) };
+    const text = maskedText(await readBody(response, deadline), call);
     // A cancelled read ends like a finished one: only the flag tells them apart.
     if (timedOut) throw new Error('the body was cut off at the deadline');
     const { idempotencyKey, secret } = call;
@@ -379,7 +438,7 @@ async function sendAttempt(call: Call): Promise<RawResponse> {
     };
   } catch (error) {
     // Whatever ended the attempt, nothing of it keeps running.
-    stop();
+    deadline.end();
     throw attemptError(call, error, timedOut, arrived);
   } finally {
     clearTimeout(timer);
@@ -420,10 +479,22 @@ function maskedText(text: string, call: Call): string {
   return mayHoldKey(text, call.apiKey) ? redact(text, call.secret) : text;
 }
 
-/** The response headers, with any echo of the key masked (a debugging proxy may reflect Authorization). */
-function maskedHeaders(headers: Headers, call: Call): Headers {
+/**
+ * The response headers, with any echo of the key masked (a debugging proxy
+ * may reflect Authorization). The headers of lunas's own transport are read
+ * as they came, before their `Headers` would sort and copy them.
+ */
+function maskedHeaders(response: Response, ownTransport: boolean, call: Call): Headers {
+  const { headers } = response;
+  const suspectValue = (value: string) => mayHoldKey(value, call.apiKey);
   let suspect = false;
-  headers.forEach((value) => (suspect ||= mayHoldKey(value, call.apiKey)));
+  if (ownTransport) {
+    suspect = (response as unknown as Record<symbol, (test: (value: string) => boolean) => boolean>)[ANY_HEADER_VALUE]!(
+      suspectValue,
+    );
+  } else {
+    headers.forEach((value) => (suspect ||= suspectValue(value)));
+  }
   return suspect ? withoutSecret(headers, call.secret) : headers;
 }
 
@@ -472,21 +543,21 @@ function bodyError(call: Call, arrived: Arrived, error: unknown): ResponseBodyEr
 }
 
 /**
- * The body as text, at most {@link MAX_RESPONSE_BODY_BYTES} of it. A reader of
- * the response's own ({@link READ_BODY}) is given the attempt's signal; a
- * stream is read chunk by chunk through a reader whose `cancel` is handed
- * out: cancelling ends a pending read and closes the connection, which
- * `text()` (locking the body) does not allow. Rejects with an error named
- * {@link TOO_LARGE} past the cap.
+ * The body as text, at most {@link MAX_RESPONSE_BODY_BYTES} of it, by the
+ * deadline. lunas's own transport reads it with its own reader
+ * ({@link READ_BODY}), which ends at the deadline by itself. Any other
+ * response is read by the reader it offers, or chunk by chunk through a
+ * reader whose `cancel` runs at the deadline (cancelling ends a pending read
+ * and closes the connection, which `text()`, locking the body, does not
+ * allow), or whole by `text()`; the wait ends at the deadline whatever the
+ * body does. Rejects with an error named {@link TOO_LARGE} past the cap.
  */
-async function readBody(
-  response: Response,
-  signal: AbortSignal,
-  setCancel: (cancel: () => void) => void,
-): Promise<string> {
+async function readBody(response: Response, deadline: Deadline): Promise<string> {
   const own = (response as unknown as Record<symbol, unknown>)[READ_BODY];
   if (typeof own === 'function') {
-    const text: unknown = await own.call(response, MAX_RESPONSE_BODY_BYTES, signal);
+    const text: unknown = await (deadline.ownTransport
+      ? own.call(response, MAX_RESPONSE_BODY_BYTES, deadline)
+      : deadline.bound(own.call(response, MAX_RESPONSE_BODY_BYTES, deadline.standard)));
     if (typeof text !== 'string') throw new TypeError('the body reader answered with something other than text');
     return text;
   }
@@ -497,26 +568,30 @@ async function readBody(
       void Promise.resolve()
         .then(cancel)
         .catch(() => undefined);
-    setCancel(quiet);
+    deadline.addEventListener('abort', quiet);
     return quiet;
   };
   if (typeof (body as ReadableStream | null)?.getReader === 'function') {
     const reader = (body as ReadableStream<Uint8Array>).getReader();
-    return readChunks(
-      () => reader.read(),
-      cancelling(() => reader.cancel()),
+    return deadline.bound(
+      readChunks(
+        () => reader.read(),
+        cancelling(() => reader.cancel()),
+      ),
     );
   }
   // A custom fetch's body that is a Node.js stream (node-fetch's): return() destroys it.
   if (typeof (body as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function') {
     const chunks = (body as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-    return readChunks(
-      () => chunks.next(),
-      cancelling(() => chunks.return?.()),
+    return deadline.bound(
+      readChunks(
+        () => chunks.next(),
+        cancelling(() => chunks.return?.()),
+      ),
     );
   }
   // Nothing to read chunk by chunk: the response's own text(), measured once whole.
-  const text = await response.text();
+  const text = await deadline.bound(response.text());
   if (text.length > MAX_RESPONSE_BODY_BYTES || new TextEncoder().encode(text).byteLength > MAX_RESPONSE_BODY_BYTES) {
     throw tooLarge();
   }

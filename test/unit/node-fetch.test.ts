@@ -18,7 +18,7 @@ import {
   getResponseInfo,
   ResponseBodyError,
 } from '../../src/index.js';
-import { loadKy, type SendInit } from '../../src/core/ky.js';
+import { type AttemptDeadline, loadKy, type SendInit } from '../../src/core/ky.js';
 import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/transport.js';
 import {
   BODY_TOO_LARGE,
@@ -102,7 +102,24 @@ afterEach(async () => {
 async function lunasKy(prefixUrl: string) {
   const http = await loadKy(prefixUrl, nodeFetch as unknown as typeof fetch);
   return (target: string, init: Partial<SendInit> = {}, signal = new AbortController().signal) =>
-    http.send(target, { method: 'GET', headers: {}, body: undefined, ...init }, signal);
+    http.send(target, { method: 'GET', headers: {}, body: undefined, ...init }, deadlineOf(signal));
+}
+
+/** An attempt's deadline that is `signal`: given as a caller's `fetch` is given one, a standard signal. */
+function deadlineOf(signal: AbortSignal): AttemptDeadline {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    get reason(): unknown {
+      return signal.reason;
+    },
+    addEventListener: (type, listener, options) => signal.addEventListener(type, listener, options),
+    removeEventListener: (type, listener) => signal.removeEventListener(type, listener),
+    standard: signal,
+    bound: (work) => work,
+    ownTransport: false,
+  };
 }
 
 const light = (response: Response) => response as unknown as LightResponse;
@@ -274,7 +291,7 @@ describe('loadNodeTransport', () => {
     const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
     expect(isNodeRuntime()).toBe(true);
     const transport = await loadNodeTransport();
-    const response = await transport!(`${loopback.url}/x`);
+    const response = await transport!.fetch(`${loopback.url}/x`);
     expect(response).not.toBeInstanceOf(Response);
     expect(await response.json()).toEqual({ ok: true });
   });
@@ -315,14 +332,16 @@ describe('loadNodeTransport', () => {
     const merchants = new (await import('undici')).Agent({ connect: { timeout: 5_000 } });
     slots[slot] = merchants;
     try {
-      const response = await transport(`${loopback.url}/x`);
+      expect(transport.inUse()).toBe(false);
+      const response = await transport.fetch(`${loopback.url}/x`);
       expect(response).toBeInstanceOf(Response);
       expect(await response.json()).toEqual({ ok: true });
     } finally {
       slots[slot] = before;
       await merchants.close();
     }
-    expect(await transport(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
+    expect(transport.inUse()).toBe(true);
+    expect(await transport.fetch(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
   });
 });
 
@@ -331,7 +350,7 @@ describe('undici, as lunas loads it', () => {
     // A fresh process: in this one, an earlier global fetch has already made Node's dispatcher.
     const script = `
       const { loadNodeTransport } = await import(${JSON.stringify(new URL('../../src/core/node-fetch.ts', import.meta.url).href)});
-      if (typeof (await loadNodeTransport()) !== 'function') throw new Error('no Node transport');
+      if (typeof (await loadNodeTransport())?.fetch !== 'function') throw new Error('no Node transport');
       console.log(String(globalThis[Symbol.for('undici.globalDispatcher.1')]));`;
     const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
@@ -348,7 +367,7 @@ describe('undici, as lunas loads it', () => {
     slots[slot] = installed;
     try {
       const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
-      const response = await (await loadNodeTransport())!(`${loopback.url}/x`);
+      const response = await (await loadNodeTransport())!.fetch(`${loopback.url}/x`);
       expect(response).not.toBeInstanceOf(Response);
     } finally {
       slots[slot] = before;
@@ -404,7 +423,12 @@ describe('lunas over the Node transport, end to end against the sandbox', () => 
     const sandbox = await startSandbox();
     try {
       const transport = (await loadNodeTransport())!;
-      const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, fetch: transport, logLevel: 'off' });
+      const client = new Client({
+        apiKey: sandbox.apiKey,
+        baseURL: sandbox.url,
+        fetch: transport.fetch,
+        logLevel: 'off',
+      });
       const created = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
       expect((await client.charges.retrieve(created.id)).id).toBe(created.id);
       for (let i = 0; i < 4; i++) await client.charges.create({ payment_method: 'qris', amount: 10_000 + i });
