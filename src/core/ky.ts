@@ -1,7 +1,9 @@
 /**
  * The seam with ky, the only module that imports it. ky sends each attempt:
- * it joins the base URL and the path, and builds the request's headers and
- * body. The rest is lunas's: ky's retries, timeout and error statuses are off
+ * it joins the base URL and the path, and builds the request and its body;
+ * lunas's headers are set on that request here (or handed to lunas's own
+ * transport as they are), since ky would copy them over and over. The rest
+ * is lunas's: ky's retries, timeout and error statuses are off
  * (transport.ts runs the retry loop and each attempt's deadline), and
  * redirects are never followed: a payments API has no reason to send one, and
  * an answer from a host the caller never configured must not pass for the
@@ -96,7 +98,7 @@ function followedFrom(response: Response, asked: string): FollowedRedirect | und
  * rest of lunas's own work per call.
  */
 interface Forwarded {
-  lunasAttempt: { deadline: AttemptDeadline; body: string | undefined };
+  lunasAttempt: { deadline: AttemptDeadline; headers: Record<string, string>; body: string | undefined };
 }
 
 /**
@@ -124,16 +126,24 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
     // fetch that reads only the latter (or rebuilds the Request from its URL).
     // The global fetch is looked up per call, so a test's mock is seen.
     fetch: async (request, options) => {
-      const { deadline, body } = (options as Forwarded).lunasAttempt;
+      const { deadline, headers, body } = (options as Forwarded).lunasAttempt;
       const own = fetch === undefined ? nodeTransportFor() : undefined;
       let response: Response;
       if (own !== undefined) {
         deadline.ownTransport = true;
-        // `lunasBody`: the JSON text, which node-fetch.ts sends without reading the Request's body stream back.
-        const init: NodeFetchInit = { redirect: 'manual', lunasSignal: deadline, lunasBody: body };
+        // The headers and the JSON text as lunas built them: node-fetch.ts sends them
+        // without reading the Request's headers or its body stream back.
+        const init: NodeFetchInit = {
+          redirect: 'manual',
+          lunasSignal: deadline,
+          lunasHeaders: headers,
+          lunasBody: body,
+        };
         // What ky and lunas read of a Response, LightResponse has.
         response = (await own.send(request, init)) as unknown as Response;
       } else {
+        // On the Request itself, which is what a caller's fetch reads them from.
+        for (const name in headers) (request as Request).headers.set(name, headers[name]!);
         const send = fetch ?? globalThis.fetch;
         response = await deadline.bound(send(request, { redirect: 'manual', signal: deadline.standard }));
       }
@@ -144,11 +154,15 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
   });
   return {
     send: (target, { method, headers, body }, deadline) => {
-      const lunasAttempt: Forwarded['lunasAttempt'] = { deadline, body };
+      // The headers travel beside ky's options, not as its `headers`: ky would
+      // copy them into a new Headers four times over before the Request
+      // (measured: more than half the garbage of a call's own work). They are
+      // set on the Request ky built, or handed to lunas's own transport as they are.
+      const lunasAttempt: Forwarded['lunasAttempt'] = { deadline, headers, body };
       // Only what differs from ky's defaults: ky merges its options key by key,
       // copying the whole object at each, so a GET's absent method and body cost.
       const options: Forwarded & Partial<SendInit> =
-        body === undefined ? { headers, lunasAttempt } : { method, headers, body, lunasAttempt };
+        body === undefined ? { lunasAttempt } : { method, body, lunasAttempt };
       if (body === undefined && method !== 'GET') options.method = method;
       return instance(target, options as object);
     },

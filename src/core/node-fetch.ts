@@ -47,6 +47,12 @@ export interface LightSignal {
 export interface NodeFetchInit extends RequestInit {
   /** The request's JSON text, so the `Request`'s body stream need not be read back. */
   lunasBody?: string | undefined;
+  /**
+   * The request's headers, names lower-cased, sent in place of the
+   * `Request`'s: lunas's seam hands them over as they are, so that no
+   * `Headers` is built and copied for them.
+   */
+  lunasHeaders?: Record<string, string> | undefined;
   /** Ends the request and its body, in place of `signal`: lunas's attempt deadline. */
   lunasSignal?: LightSignal;
 }
@@ -321,9 +327,10 @@ function toHeaders(raw: RawHeaders): Headers {
 }
 
 /** The request's headers as undici takes them, with what Node's `fetch` adds when they are absent. */
-function requestHeaders(source: Headers): Record<string, string> {
+function requestHeaders(source: Headers | Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of source) headers[name] = value;
+  if (source instanceof Headers) for (const [name, value] of source) headers[name] = value;
+  else Object.assign(headers, source);
   headers.accept ??= '*/*';
   // As Node's fetch asks, since it decodes all three (decoded(), above).
   headers['accept-encoding'] ??= 'gzip, deflate, br';
@@ -350,7 +357,9 @@ export function createNodeFetch(modules: NodeModules, options: NodeFetchOptions 
     const method = request.method;
     let body: string | Uint8Array | undefined = init.lunasBody;
     if (body === undefined && request.body !== null) body = new Uint8Array(await request.arrayBuffer());
-    const headers = requestHeaders(init.headers === undefined ? request.headers : new Headers(init.headers));
+    const headers = requestHeaders(
+      init.lunasHeaders ?? (init.headers === undefined ? request.headers : new Headers(init.headers)),
+    );
     let data: Dispatcher.ResponseData;
     try {
       data = await modules.undici.request.call(dispatcher, {
