@@ -35,11 +35,6 @@ export interface AttemptDeadline extends LightSignal {
   /** A standard `AbortSignal` that aborts with the deadline: for a `fetch` other than lunas's own. */
   readonly standard: AbortSignal;
   /**
-   * `work`, or a rejection once the deadline passes: a `fetch` other than
-   * lunas's own may ignore its signal, or hand back a body that never ends.
-   */
-  bound<T>(work: Promise<T>): Promise<T>;
-  /**
    * Set by the seam when lunas's own Node transport sent the attempt: it ends
    * the wait for the headers and the body's read at the deadline by itself.
    */
@@ -145,7 +140,7 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
         // On the Request itself, which is what a caller's fetch reads them from.
         for (const name in headers) (request as Request).headers.set(name, headers[name]!);
         const send = fetch ?? globalThis.fetch;
-        response = await deadline.bound(send(request, { redirect: 'manual', signal: deadline.standard }));
+        response = await send(request, { redirect: 'manual', signal: deadline.standard });
       }
       const followed = followedFrom(response, (request as Request).url);
       if (followed) throw followed;
@@ -191,8 +186,8 @@ let firstAttemptSent = false;
 
 /**
  * The Node transport when it is loaded and in use ({@link NodeTransport.inUse}),
- * else `undefined`, for global `fetch` to send. The first attempt of a process neither waits for it nor loads it:
- * undici's import costs a cold process more time (about 30 ms on Node 20)
+ * else `undefined`, for global `fetch` to send. The first attempt of a process
+ * neither waits for it nor loads it: undici's import costs a cold process more time (about 30 ms on Node 20)
  * than the transport saves on one call (about 0.1 ms), so a script, a cron
  * job or a serverless invocation that makes one call ends without paying it.
  * From the second attempt on, the transport loads in the background and takes

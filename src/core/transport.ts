@@ -339,8 +339,9 @@ const ignore = () => undefined;
  * One attempt's deadline, ended by its timer or the caller's signal. Lighter
  * than an `AbortController`, whose signal is an `EventTarget` (on Node 20,
  * several times the cost of the timer): lunas's own Node transport takes it
- * as it is. The standard `AbortSignal` and the promise that {@link bound}
- * races are built only for a `fetch` that is not lunas's own.
+ * as it is. The standard `AbortSignal` is built only for a `fetch` that is not
+ * lunas's own; {@link bound} ends a wait at the deadline whatever the awaited
+ * work does.
  */
 class Deadline implements AttemptDeadline {
   aborted = false;
@@ -369,6 +370,7 @@ class Deadline implements AttemptDeadline {
     return this.#controller.signal;
   }
 
+  /** `work`, or a rejection (with `undefined`) once the deadline passes. */
   bound<T>(work: Promise<T>): Promise<T> {
     if (this.#ended === undefined) {
       this.#ended = new Promise<never>((_resolve, reject) => (this.#fail = reject));
@@ -420,7 +422,9 @@ async function sendAttempt(call: Call): Promise<RawResponse> {
   // Set once the status and headers are in: from then on, a failure is the body's, not the connection's.
   let arrived: Arrived | undefined;
   try {
-    const response = await call.http.send(call.target, call.init, deadline);
+    // Bounded even on lunas's own transport: undici ends a request aborted
+    // while it waits in the pool's queue only once a connection frees.
+    const response = await deadline.bound(call.http.send(call.target, call.init, deadline));
     arrived = { status: response.status, headers: maskedHeaders(response, deadline.ownTransport, call) };
     const text = maskedText(await readBody(response, deadline), call);
     // A cancelled read ends like a finished one: only the flag tells them apart.

@@ -117,7 +117,6 @@ function deadlineOf(signal: AbortSignal): AttemptDeadline {
     addEventListener: (type, listener, options) => signal.addEventListener(type, listener, options),
     removeEventListener: (type, listener) => signal.removeEventListener(type, listener),
     standard: signal,
-    bound: (work) => work,
     ownTransport: false,
   };
 }
@@ -488,6 +487,24 @@ describe('a client on Node.js without a fetch: every behaviour of the standard p
     const error = await failure(client(loopback.url, { timeout: 100 }).charges.retrieve('ch_1'));
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     await loopback.closed;
+  });
+
+  it('times out on time while waiting in the pool’s queue behind 64 requests that hold every connection', async () => {
+    const loopback = await serve(() => undefined);
+    const holders = new AbortController();
+    // undici's pool keeps 64 connections per origin: these hold them all, longer than the call below may wait.
+    const holding = Array.from({ length: 64 }, () =>
+      failure(client(loopback.url, { timeout: 60_000 }).charges.retrieve('ch_1', { signal: holders.signal })),
+    );
+    await vi.waitFor(() => expect(loopback.seen).toHaveLength(64));
+    const started = performance.now();
+    const queued = await failure(client(loopback.url, { timeout: 200 }).charges.retrieve('ch_2'));
+    expect(queued).toBeInstanceOf(APIConnectionTimeoutError);
+    // undici itself would end it only once a connection freed: when the holders give up.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(loopback.seen).toHaveLength(64);
+    holders.abort();
+    expect((await Promise.all(holding)).every((error) => error instanceof APIUserAbortError)).toBe(true);
   });
 
   it('times out on one deadline while the body streams, closing the connection', async () => {
