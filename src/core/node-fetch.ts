@@ -461,7 +461,7 @@ export function undiciRuns(version: string): boolean {
 /**
  * lunas's transport on Node.js, loaded by {@link loadNodeTransport}. The seam
  * with ky sends an attempt through `send` while `inUse()` says so, and
- * through global `fetch` otherwise; `fetch` does the same in one function.
+ * through global `fetch` otherwise.
  */
 export interface NodeTransport {
   /** Sends over undici, whatever proxy setup is in place: ask {@link inUse} first. */
@@ -473,8 +473,6 @@ export interface NodeTransport {
    * since either may change at any time; checked again only when replaced.
    */
   inUse(): boolean;
-  /** A fetch-shaped function: `send` while {@link inUse}, global `fetch` otherwise. */
-  fetch: typeof fetch;
 }
 
 /**
@@ -510,8 +508,5 @@ export async function loadNodeTransport(options?: NodeFetchOptions): Promise<Nod
     }
     return true;
   };
-  const fetchShaped = (input: Request | string | URL, init?: RequestInit) =>
-    inUse() ? send(input, init as NodeFetchInit) : globalThis.fetch(input, init);
-  // What ky and lunas read of a Response, LightResponse has.
-  return { send, inUse, fetch: fetchShaped as unknown as typeof fetch };
+  return { send, inUse };
 }

@@ -290,7 +290,7 @@ describe('loadNodeTransport', () => {
     const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
     expect(isNodeRuntime()).toBe(true);
     const transport = await loadNodeTransport();
-    const response = await transport!.fetch(`${loopback.url}/x`);
+    const response = await transport!.send(`${loopback.url}/x`);
     expect(response).not.toBeInstanceOf(Response);
     expect(await response.json()).toEqual({ ok: true });
   });
@@ -322,8 +322,17 @@ describe('loadNodeTransport', () => {
   });
 
   it('sends through global fetch while the merchant’s global dispatcher is set', async () => {
-    const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
+    const loopback = await serve((_req, res) => json(res, 404, { status: 'error', message: 'no such charge' }));
     const transport = (await loadNodeTransport())!;
+    const retrieve = () =>
+      new Client({
+        apiKey: 'sk_test_node_transport',
+        baseURL: `${loopback.url}/v1`,
+        logLevel: 'off',
+        maxRetries: 0,
+      }).charges
+        .retrieve('ch_1')
+        .catch(() => undefined);
     const slot = Symbol.for('undici.globalDispatcher.1');
     const slots = globalThis as unknown as Record<symbol, unknown>;
     const before = slots[slot];
@@ -332,15 +341,15 @@ describe('loadNodeTransport', () => {
     slots[slot] = merchants;
     try {
       expect(transport.inUse()).toBe(false);
-      const response = await transport.fetch(`${loopback.url}/x`);
-      expect(response).toBeInstanceOf(Response);
-      expect(await response.json()).toEqual({ ok: true });
+      await retrieve();
     } finally {
       slots[slot] = before;
       await merchants.close();
     }
     expect(transport.inUse()).toBe(true);
-    expect(await transport.fetch(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
+    await retrieve();
+    // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
+    expect(loopback.seen.map((request) => request.headers['sec-fetch-mode'])).toEqual(['cors', undefined]);
   });
 });
 
@@ -349,7 +358,7 @@ describe('undici, as lunas loads it', () => {
     // A fresh process: in this one, an earlier global fetch has already made Node's dispatcher.
     const script = `
       const { loadNodeTransport } = await import(${JSON.stringify(new URL('../../src/core/node-fetch.ts', import.meta.url).href)});
-      if (typeof (await loadNodeTransport())?.fetch !== 'function') throw new Error('no Node transport');
+      if (typeof (await loadNodeTransport())?.send !== 'function') throw new Error('no Node transport');
       console.log(String(globalThis[Symbol.for('undici.globalDispatcher.1')]));`;
     const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
@@ -366,8 +375,9 @@ describe('undici, as lunas loads it', () => {
     slots[slot] = installed;
     try {
       const loopback = await serve((_req, res) => json(res, 200, { ok: true }));
-      const response = await (await loadNodeTransport())!.fetch(`${loopback.url}/x`);
-      expect(response).not.toBeInstanceOf(Response);
+      const transport = (await loadNodeTransport())!;
+      expect(transport.inUse()).toBe(true);
+      expect(await transport.send(`${loopback.url}/x`)).not.toBeInstanceOf(Response);
     } finally {
       slots[slot] = before;
       await installed.close();
@@ -425,7 +435,7 @@ describe('lunas over the Node transport, end to end against the sandbox', () => 
       const client = new Client({
         apiKey: sandbox.apiKey,
         baseURL: sandbox.url,
-        fetch: transport.fetch,
+        fetch: transport.send as unknown as typeof fetch,
         logLevel: 'off',
       });
       const created = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
