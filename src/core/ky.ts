@@ -123,7 +123,6 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
     fetch: async (request, options) => {
       const { deadline, headers, body } = (options as Forwarded).lunasAttempt;
       const own = fetch === undefined ? nodeTransportFor() : undefined;
-      let response: Response;
       if (own !== undefined) {
         deadline.ownTransport = true;
         // The headers and the JSON text as lunas built them: node-fetch.ts sends them
@@ -134,14 +133,14 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
           lunasHeaders: headers,
           lunasBody: body,
         };
-        // What ky and lunas read of a Response, LightResponse has.
-        response = (await own.send(request, init)) as unknown as Response;
-      } else {
-        // On the Request itself, which is what a caller's fetch reads them from.
-        for (const name in headers) (request as Request).headers.set(name, headers[name]!);
-        const send = fetch ?? globalThis.fetch;
-        response = await send(request, { redirect: 'manual', signal: deadline.standard });
+        // What ky and lunas read of a Response, LightResponse has. It never
+        // follows a redirect, so its answer needs no check for one.
+        return (await own.send(request, init)) as unknown as Response;
       }
+      // On the Request itself, which is what a caller's fetch reads them from.
+      for (const name in headers) (request as Request).headers.set(name, headers[name]!);
+      const send = fetch ?? globalThis.fetch;
+      const response = await send(request, { redirect: 'manual', signal: deadline.standard });
       const followed = followedFrom(response, (request as Request).url);
       if (followed) throw followed;
       return response;

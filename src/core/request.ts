@@ -128,6 +128,11 @@ function remember<T>(value: T, info: ResponseInfo): T {
   return value;
 }
 
+/** A call's result, its exchange recorded beside it. */
+function kept<T>(result: { body: T; info: ResponseInfo }): T {
+  return remember(result.body, result.info);
+}
+
 /**
  * A resource's path, built by {@link path}: relative to the base URL, its ids
  * checked and encoded, so it is sent as it is.
@@ -292,13 +297,18 @@ export class API {
     this.#transport = transport;
   }
 
-  /** GET `path`; resolves to the envelope's `data`, checked by `request.schema`. */
-  async get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
+  /**
+   * GET `path`; resolves to the envelope's `data`, checked by `request.schema`.
+   * Called from a resource's `async` method, as {@link post} is: a refusal of
+   * the options is thrown there, and rejects that method's promise (one
+   * promise per call, not one per layer).
+   */
+  get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
     return this.#send('GET', path.relative, undefined, undefined, request.schema, this.checkOptions(options));
   }
 
-  /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves as {@link API.get} does. */
-  async post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
+  /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves and throws as {@link API.get} does. */
+  post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
     const checked = this.checkOptions(options);
     let body: string;
     try {
@@ -394,7 +404,7 @@ export class API {
    * spec (`page` undefined: not a list), so a polluted `Object.prototype` is
    * never read as what to send.
    */
-  async #send<T>(
+  #send<T>(
     method: 'GET' | 'POST',
     path: string,
     query: QueryParams | undefined,
@@ -403,8 +413,7 @@ export class API {
     options: RequestOptions,
   ): Promise<T> {
     const spec = { method, path, query, body, schema, page: undefined };
-    const result = await this.#transport.request<T>(spec, options);
-    return remember(result.body, result.info);
+    return this.#transport.request<T>(spec, options).then(kept);
   }
 }
 
