@@ -1,8 +1,9 @@
 // `npm run bench`: runs every measurement in turn, then reports (report.ts).
 // Every runtime figure is a ratio against a baseline timed in the same run,
 // so the verdicts hold on a slower or busier machine; absolute times are context.
-// `npm run bench -- walk heap` runs only the named measurements.
-import { OWN_BYTES_BUDGET, bundleClient, bundleLibraries, ensureBuilt } from './bundle.js';
+// `npm run bench -- walk heap` runs only the named measurements. lunas is timed
+// as built (dist/, rebuilt from src/ first when older: clients.ts).
+import { OWN_BYTES_BUDGET, bundleClient, bundleLibraries } from './bundle.js';
 import { coldImport, coldStart } from './cold-import.js';
 import { heapWalk } from './heap.js';
 import { parseCost } from './parse.js';
@@ -58,9 +59,6 @@ function retrieveRow(row: Row, comparison: Comparison, speedup: number): Row {
   const met = openai.ratio >= comparison.ratio * speedup && comparison.ratio - kyNode.ratio <= 0.1;
   return { ...row, budget: `openai-node ≥ ${speedup} × lunas, ≤ ky over the same transport + 0.10`, met };
 }
-
-// Dist is needed by the bundle and cold-import figures; build before any timing.
-if (wanted('bundle') || wanted('import') || wanted('start')) ensureBuilt();
 
 await withServer({ total: 10_000 }, async (server) => {
   if (wanted('retrieve')) {

@@ -41,9 +41,39 @@ export interface Comparison {
 }
 
 /**
- * Runs subject, baseline and any references in the same rounds, rotating
- * which goes first, so drift (thermal, JIT, other load) lands on every side;
- * one untimed round each warms the JIT and the keep-alive connections.
+ * A fixed sequence of pseudo-random numbers in [0, 1) (mulberry32): every run
+ * of the bench shuffles its rounds the same way.
+ */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The sides in a new order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const order = [...items];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+/**
+ * Runs subject, baseline and any references in the same rounds, each round
+ * in a new order, so drift (thermal, JIT, other load) and whatever one side
+ * leaves behind for the next land on every side alike; one untimed round each
+ * warms the JIT and the keep-alive connections. A rotation (each side always
+ * after the same neighbour) was not enough: two identical lunas clients,
+ * one as the subject and one as a reference, came out 0.02 to 0.06 of a bare
+ * fetch apart in four runs of four, always the same way round; shuffled, 0.01
+ * either way.
  */
 export async function compare(
   rounds: number,
@@ -54,11 +84,9 @@ export async function compare(
   const sides = Object.entries({ ...references, subject, baseline });
   for (const [, run] of sides) await run();
   const times = new Map<string, number[]>(sides.map(([name]) => [name, []]));
+  const random = seededRandom(rounds * 7919 + sides.length);
   for (let i = 0; i < rounds; i++) {
-    for (let j = 0; j < sides.length; j++) {
-      const [name, run] = sides[(i + j) % sides.length]!;
-      times.get(name)!.push(await timeMs(run));
-    }
+    for (const [name, run] of shuffled(sides, random)) times.get(name)!.push(await timeMs(run));
   }
   const s = times.get('subject')!;
   const b = times.get('baseline')!;
