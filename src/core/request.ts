@@ -299,7 +299,7 @@ export class API {
 
   /**
    * GET `path`; resolves to the envelope's `data`, checked by `request.schema`.
-   * Called from a resource's `async` method, as {@link post} is: a refusal of
+   * Called from a resource's `async` method, as {@link API.post} is: a refusal of
    * the options is thrown there, and rejects that method's promise (one
    * promise per call, not one per layer).
    */
