@@ -17,9 +17,10 @@ import {
 import { chargeId } from './fixtures.js';
 import { compareOn, type BenchServer, type ServedComparison } from './server.js';
 
-// Eleven rounds: with seven, row 1's gap to ky over the same transport moved by
-// ±0.05 between runs on a quiet machine, as much as the gap itself.
-const ROUNDS = 11;
+// 21 rounds: single rounds of one side range from 0.7 to 1.5 times its median on
+// a quiet 2-vCPU machine, and with 11 rounds row 1's gap to ky over the same
+// transport moved between 0.03 and 0.15 in five runs of the same code.
+const ROUNDS = 21;
 
 type Retrieve = (id: string) => Promise<unknown>;
 
