@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import { type PageEnvelope, pagingIssues } from './pagination.js';
 import { dottedPath } from './schemas.js';
+import { isRedirect, redirectDetail } from './redirects.js';
 import { redact, type Secret } from './secrets.js';
 import type { StandardSchema } from './request.js';
 
@@ -225,46 +226,6 @@ function apiError(raw: RawResponse, body: unknown): APIError {
     headers: raw.headers,
     fields,
     idempotencyKey: raw.idempotencyKey,
-  });
-}
-
-/**
- * 3xx, or 0: what fetch makes of a redirect under `redirect: 'manual'` in a
- * browser (an opaque redirect, hiding its status and Location).
- */
-function isRedirect(status: number): boolean {
-  return status === 0 || (status >= 300 && status < 400);
-}
-
-const NEVER_FOLLOWED = 'lunas never follows redirects';
-const CHECK_BASE_URL = `${NEVER_FOLLOWED} (check the baseURL option)`;
-
-/** Where a redirect pointed (already masked, as every header is), or why that is not known. */
-function redirectDetail(status: number, location: string | null): string {
-  if (status === 0) return `an opaque redirect (fetch hides where it pointed); ${CHECK_BASE_URL}`;
-  if (location === null) return `a redirect with no Location; ${CHECK_BASE_URL}`;
-  return `a redirect to ${location}; ${CHECK_BASE_URL}`;
-}
-
-/**
- * The error for an answer a custom fetch got by following a redirect (or from
- * a URL other than the one asked for): refused unread, since it does not come
- * from the service the caller configured. `headers` come masked.
- */
-export function followedRedirectError(init: {
-  label: string;
-  status: number;
-  headers: Headers;
-  url: string | undefined;
-  idempotencyKey: string | undefined;
-}): APIError {
-  const from = init.url === undefined ? 'after a redirect' : `from ${init.url}`;
-  return new APIError({
-    status: init.status,
-    message: `${init.label} was answered ${from}: the fetch option followed a redirect, and ${NEVER_FOLLOWED}`,
-    body: undefined,
-    headers: init.headers,
-    idempotencyKey: init.idempotencyKey,
   });
 }
 

@@ -1,107 +1,56 @@
 /**
  * The seam with ky, the only module that imports it. ky sends each attempt:
- * it joins the base URL and the path, and builds the request and its body;
- * lunas's headers are set on that request here (or handed to lunas's own
- * transport as they are), since ky would copy them over and over. The rest
- * is lunas's: ky's retries, timeout and error statuses are off
- * (transport.ts runs the retry loop and each attempt's deadline), and
- * redirects are never followed: a payments API has no reason to send one, and
- * an answer from a host the caller never configured must not pass for the
- * service's.
+ * it joins the base URL and the path, and builds the `Request`. The rest is
+ * lunas's: ky's retries, timeout and error statuses are off (transport.ts
+ * runs the retry loop, attempt.ts each attempt's deadline), and redirects are
+ * never followed (redirects.ts).
  *
- * ky sends through the caller's `fetch`; without one, on Node.js, through
- * node-fetch.ts (Node's own HTTP client, without the web-stream machinery of
- * global `fetch`) once it is loaded; anywhere else through global `fetch`.
+ * What ky sends through is chosen once per process and kept for its life:
+ * the caller's `fetch` when one is given; otherwise, on Node.js, lunas's Node
+ * transport (node-transport.ts, undici's `request` on the global dispatcher
+ * global `fetch` uses); anywhere else global `fetch`, looked up per attempt
+ * so that a test's mock is seen.
  */
 import { LunasError } from './errors.js';
-import type * as NodeFetchModule from './node-fetch.js';
-import type { LightSignal, NodeFetchInit, NodeTransport } from './node-fetch.js';
+import type { Log } from './log.js';
+import type * as NodeTransportModule from './node-transport.js';
+import type { NodeFetch } from './node-transport.js';
+import { followedFrom, REDIRECT_MODE } from './redirects.js';
+import { nodeVersion, versionAtLeast } from './runtime.js';
 import { describeError, foreignError } from './secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
 export interface SendInit {
   method: 'GET' | 'POST';
+  /** Names lower-cased. */
   headers: Record<string, string>;
   /** The JSON text of a POST's body. */
   body: string | undefined;
 }
 
-/**
- * One attempt's deadline, as the seam uses it: a {@link LightSignal} that
- * lunas's own Node transport takes as it is, and what any other `fetch` needs
- * instead, built only then.
- */
-export interface AttemptDeadline extends LightSignal {
-  /** A standard `AbortSignal` that aborts with the deadline: for a `fetch` other than lunas's own. */
-  readonly standard: AbortSignal;
-  /**
-   * Set by the seam when lunas's own Node transport sent the attempt: it ends
-   * the wait for the headers and the body's read at the deadline by itself.
-   */
-  ownTransport: boolean;
-}
-
 /** ky, set up to send one attempt at a time. */
 export interface Ky {
-  /** Sends one attempt; `deadline` ends it, while waiting for the headers and while the body streams. */
-  send(target: string, init: SendInit, deadline: AttemptDeadline): Promise<Response>;
+  /** Sends one attempt; `signal` ends it, while waiting for the headers and while the body is read. */
+  send(target: string, init: SendInit, signal: AbortSignal): Promise<Response>;
 }
 
 /**
- * Thrown by `send` when a custom fetch followed a redirect in spite of
- * `redirect: 'manual'`: the attempt turns it into an {@link APIError}. Its
- * body is cancelled unread.
- */
-export class FollowedRedirect extends Error {
-  constructor(
-    readonly status: number,
-    readonly headers: Headers,
-    /** Where the answer came from, when the response says. */
-    readonly url: string | undefined,
-  ) {
-    super('a redirect was followed');
-  }
-}
-
-/**
- * Whether `response` came from somewhere other than `asked`: flagged
- * `redirected`, or with a `url` that is neither empty (a Response a custom
- * fetch built itself) nor the URL asked for. Never throws.
- */
-function followedFrom(response: Response, asked: string): FollowedRedirect | undefined {
-  try {
-    const { url } = response;
-    const elsewhere = typeof url === 'string' && url !== '' && url !== asked;
-    if (response.redirected !== true && !elsewhere) return undefined;
-    void (response.body as ReadableStream | null)?.cancel?.().catch(() => undefined);
-    return new FollowedRedirect(
-      response.status,
-      response.headers,
-      typeof url === 'string' && url !== '' ? url : undefined,
-    );
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * What lunas gives ky beside its own options, for ky to hand to `fetch`
- * untouched: ky forwards every option it does not know (its documentation
- * passes undici's `dispatcher` that way). The attempt's deadline travels here,
- * not as ky's `signal`, which ky would combine with a controller of its own
- * through `AbortSignal.any`: about 35 µs a call on Node 20, more than the
- * rest of lunas's own work per call.
+ * What lunas gives ky beside its own options. ky hands every option it does
+ * not know to `fetch` as it is (its documentation passes undici's
+ * `dispatcher` that way), so the attempt's headers, body and signal reach
+ * the seam's `fetch` without ky copying the headers into a `Headers` at each
+ * of its steps, or combining the signal with a controller of its own.
  */
 interface Forwarded {
-  lunasAttempt: { deadline: AttemptDeadline; headers: Record<string, string>; body: string | undefined };
+  lunasAttempt: { signal: AbortSignal; headers: Record<string, string>; body: string | undefined };
 }
 
 /**
- * Imports ky, which the module loader caches for every later client. A failed
- * import rejects with a {@link LunasError} and is cached by nothing, so a
- * later call tries again.
+ * Imports ky, which the module loader caches for every later client, and
+ * settles the process's transport. A failed import of ky rejects with a
+ * {@link LunasError} and is cached by nothing, so a later call tries again.
  */
-export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined): Promise<Ky> {
+export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined, log?: Log): Promise<Ky> {
   let ky: typeof import('ky');
   try {
     ky = await import('ky');
@@ -111,48 +60,39 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
       cause,
     });
   }
+  const own = fetch === undefined ? await processTransport(log) : undefined;
   const instance = ky.default.create({
     prefixUrl: baseURL,
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
-    redirect: 'manual',
-    // `redirect: 'manual'` on the Request and in the options too, for a custom
-    // fetch that reads only the latter (or rebuilds the Request from its URL).
-    // The global fetch is looked up per call, so a test's mock is seen.
-    fetch: async (request, options) => {
-      const { deadline, headers, body } = (options as Forwarded).lunasAttempt;
-      const own = fetch === undefined ? nodeTransportFor() : undefined;
-      if (own !== undefined) {
-        deadline.ownTransport = true;
-        // The headers and the JSON text as lunas built them: node-fetch.ts sends them
-        // without reading the Request's headers or its body stream back.
-        const init: NodeFetchInit = {
-          redirect: 'manual',
-          lunasSignal: deadline,
-          lunasHeaders: headers,
-          lunasBody: body,
-        };
-        // What ky and lunas read of a Response, LightResponse has. It never
-        // follows a redirect, so its answer needs no check for one.
-        return (await own.send(request, init)) as unknown as Response;
-      }
-      // On the Request itself, which is what a caller's fetch reads them from.
-      for (const name in headers) (request as Request).headers.set(name, headers[name]!);
-      const send = fetch ?? globalThis.fetch;
-      const response = await send(request, { redirect: 'manual', signal: deadline.standard });
-      const followed = followedFrom(response, (request as Request).url);
-      if (followed) throw followed;
-      return response;
-    },
+    redirect: REDIRECT_MODE,
+    fetch:
+      own === undefined
+        ? async (input, options) => {
+            const { signal, headers } = (options as Forwarded).lunasAttempt;
+            // ky hands fetch the Request it built.
+            const request = input instanceof Request ? input : new Request(input);
+            // On the Request itself, which is what a caller's fetch reads them from.
+            for (const name of Object.keys(headers)) request.headers.set(name, headers[name]!);
+            // Looked up per call, so a test's mock of global fetch is seen.
+            const send = fetch ?? globalThis.fetch;
+            // `redirect` in the init too, for a fetch that reads only the init (or rebuilds the Request).
+            const response = await send(request, { redirect: REDIRECT_MODE, signal });
+            const followed = followedFrom(response, request.url);
+            if (followed) throw followed;
+            return response;
+          }
+        : (input, options) => {
+            // The Request's URL and method; its headers and body as lunas built them, as
+            // fetch's init overrides them, so they are not read back from the Request.
+            const { signal, headers, body } = (options as Forwarded).lunasAttempt;
+            return own(input, { headers, body: body ?? null, signal, redirect: REDIRECT_MODE });
+          },
   });
   return {
-    send: (target, { method, headers, body }, deadline) => {
-      // The headers travel beside ky's options, not as its `headers`: ky would
-      // copy them into a new Headers four times over before the Request
-      // (measured: about two fifths of the garbage lunas added to a call). They are
-      // set on the Request ky built, or handed to lunas's own transport as they are.
-      const lunasAttempt: Forwarded['lunasAttempt'] = { deadline, headers, body };
+    send: (target, { method, headers, body }, signal) => {
+      const lunasAttempt: Forwarded['lunasAttempt'] = { signal, headers, body };
       // Only what differs from ky's defaults: ky merges its options key by key,
       // copying the whole object at each, so a GET's absent method and body cost.
       const options: Forwarded & Partial<SendInit> =
@@ -164,55 +104,44 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
 }
 
 /**
- * The file of node-fetch.ts, beside this module's in the source and in dist/
- * (a build entry of its own). A variable, so that no bundler (a browser's, a
- * Worker's) follows the import and packs Node-only code it never runs.
+ * The file of node-transport.ts, beside this module's in the source and in
+ * dist/ (a build entry of its own). A variable, so that no bundler (a
+ * browser's, a Worker's) follows the import and packs Node-only code it
+ * never runs.
  */
-const NODE_FETCH_MODULE = './node-fetch.js';
+const NODE_TRANSPORT_MODULE = './node-transport.js';
+
+/** undici 7's floor: on an older Node.js 20, global `fetch` sends. */
+const UNDICI_NODE_FLOOR = [20, 18, 1] as const;
+
+/** The process's transport, settled once: lunas's Node transport, or `undefined` for global `fetch`. */
+let processTransportLoaded: Promise<NodeFetch | undefined> | undefined;
 
 /**
- * The Node transport, loaded once per process: like global `fetch`'s, its
- * connection pool is shared by every client, so a process with many clients
- * keeps one set of keep-alive connections per origin.
+ * The transport of every client of this process that passes no `fetch`,
+ * settled by the first call and kept for the life of the process: lunas's
+ * Node transport on Node.js (from 20.18.1, undici 7's floor), else
+ * `undefined`, meaning global `fetch`. When the Node transport cannot be
+ * loaded (undici missing from a bundled deployment, say), global `fetch`
+ * sends for the life of the process, and the log says so once. Never rejects.
  */
-let nodeTransportLoaded: Promise<NodeTransport | undefined> | undefined;
-
-/** The Node transport once loaded; until then (and off Node.js) global `fetch` sends. */
-let nodeTransportReady: NodeTransport | undefined;
-
-/** Whether this process has sent an attempt without a caller's `fetch`. */
-let firstAttemptSent = false;
-
-/**
- * The Node transport when it is loaded and in use ({@link NodeTransport.inUse}),
- * else `undefined`, for global `fetch` to send. The first attempt of a process
- * neither waits for it nor loads it: undici's import costs a cold process more time (about 30 ms on Node 20)
- * than the transport saves on one call (about 0.1 ms), so a script, a cron
- * job or a serverless invocation that makes one call ends without paying it.
- * From the second attempt on, the transport loads in the background and takes
- * over every attempt once loaded.
- */
-function nodeTransportFor(): NodeTransport | undefined {
-  if (firstAttemptSent) void (nodeTransportLoaded ?? loadNodeTransportOnce());
-  firstAttemptSent = true;
-  return nodeTransportReady?.inUse() ? nodeTransportReady : undefined;
+export function processTransport(log?: Log): Promise<NodeFetch | undefined> {
+  return (processTransportLoaded ??= loadProcessTransport(log));
 }
 
-/**
- * Loads node-fetch.ts's transport on Node.js, imported only there, once per
- * process; resolves to `undefined` elsewhere, where node-fetch.ts finds it
- * must not be used, or where it cannot be loaded (global `fetch` then sends).
- * Never rejects.
- */
-export function loadNodeTransportOnce(): Promise<NodeTransport | undefined> {
-  const { process } = globalThis as { process?: { release?: { name?: unknown } } };
-  return (nodeTransportLoaded ??=
-    process?.release?.name === 'node'
-      ? import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FETCH_MODULE)
-          .then((module: typeof NodeFetchModule) => module.loadNodeTransport())
-          .then(
-            (transport) => (nodeTransportReady = transport),
-            () => undefined,
-          )
-      : (Promise.resolve() as Promise<undefined>));
+async function loadProcessTransport(log: Log | undefined): Promise<NodeFetch | undefined> {
+  const version = nodeVersion();
+  if (version === undefined || !versionAtLeast(version, UNDICI_NODE_FLOOR)) return undefined;
+  try {
+    const module = (await import(
+      /* webpackIgnore: true */ /* @vite-ignore */ NODE_TRANSPORT_MODULE
+    )) as typeof NodeTransportModule;
+    return await module.loadNodeFetch();
+  } catch (error) {
+    log?.write(
+      'warn',
+      `lunas sends through global fetch in this process: its Node.js transport could not be loaded (${describeError(foreignError(error))})`,
+    );
+    return undefined;
+  }
 }

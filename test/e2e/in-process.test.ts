@@ -131,11 +131,16 @@ describe('a Client on sandbox.fetch, under fake timers', () => {
 });
 
 describe('createSandbox behind msw', () => {
-  it('serves a client on the global fetch through one handler', async () => {
+  it('serves a client given global fetch through one handler (msw intercepts fetch, not undici)', async () => {
     const sandbox = createSandbox();
     sandboxes.push(sandbox);
     server.use(http.all('https://sandbox.lunas.invalid/*', ({ request }) => sandbox.fetch(request)));
-    const client = new Client({ baseURL: sandbox.url, apiKey: sandbox.apiKey, logLevel: 'off' });
+    const client = new Client({
+      baseURL: sandbox.url,
+      apiKey: sandbox.apiKey,
+      logLevel: 'off',
+      fetch: (input, init) => fetch(input, init),
+    });
     const charge = await client.charges.create({ payment_method: 'virtual_account', amount: 50_000 });
     await sandbox.payCharge(charge.id);
     expect((await client.charges.retrieve(charge.id)).status).toBe('success');

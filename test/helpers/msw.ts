@@ -29,7 +29,14 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-/** A client against the msw base URL; retries wait 0 ms unless a test says otherwise. */
+/**
+ * Global `fetch`, looked up per call, for a client msw must see: on Node.js a
+ * client given no `fetch` sends through undici's dispatcher, which msw does
+ * not intercept.
+ */
+export const viaGlobalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+
+/** A client against the msw base URL, sending through global `fetch`, which msw intercepts. */
 export function makeClient(options: ClientOptions = {}): Client {
-  return new Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', ...options });
+  return new Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', fetch: viaGlobalFetch, ...options });
 }

@@ -14,7 +14,7 @@ import {
   ResponseBodyError,
   type ResponseEvent,
 } from '../../src/index.js';
-import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/transport.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/body-limit.js';
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
 import { API_KEY, chargeJson, success, transferJson } from '../helpers/fixtures.js';

@@ -5,6 +5,7 @@
  * dynamic imports gives two module instances, each with its own classes.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { viaGlobalFetch } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
@@ -108,7 +109,13 @@ describe('errors across two copies of lunas', () => {
 
   it('a NotFoundError thrown by one copy’s client is an instance of the other copy’s classes', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(404, { status: 'fail', data: { message: 'Charge not found' } }));
-    const client = new second.Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', maxRetries: 0 });
+    const client = new second.Client({
+      apiKey: API_KEY,
+      baseURL: BASE_URL,
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: viaGlobalFetch,
+    });
     const error = await rejection(client.charges.retrieve(CHARGE_ID));
 
     expect(error).toBeInstanceOf(first.NotFoundError);
