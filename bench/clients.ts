@@ -6,7 +6,7 @@ import ky from 'ky';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
 import type * as Lunas from 'lunas-sdk';
-import type * as LunasNodeFetch from '../src/core/node-fetch.js';
+import type * as LunasNodeTransport from '../src/core/node-transport.js';
 import { ensureBuilt } from './bundle.js';
 import { API_KEY } from './fixtures.js';
 
@@ -18,7 +18,7 @@ import { API_KEY } from './fixtures.js';
 ensureBuilt();
 const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).href;
 const { Client, VERSION } = (await import(dist('index.js'))) as typeof Lunas;
-const { loadNodeTransport } = (await import(dist('node-fetch.js'))) as typeof LunasNodeFetch;
+const { loadNodeFetch } = (await import(dist('node-transport.js'))) as typeof LunasNodeTransport;
 type Client = Lunas.Client;
 type ClientOptions = Lunas.ClientOptions;
 
@@ -130,13 +130,9 @@ export function stripeGetter(baseURL: string): (path: string) => Promise<unknown
 }
 
 /**
- * lunas's Node.js transport (src/core/node-fetch.ts): a fetch-shaped function
- * over undici's pool. Throws where it would not be used (not Node.js, undici
- * missing, an environment proxy), since the rows built on it would mean nothing.
+ * lunas's Node.js transport (src/core/node-transport.ts): a fetch over
+ * undici's `request` on the global dispatcher, answering real Responses.
  */
 export async function nodeTransport(): Promise<typeof fetch> {
-  const transport = await loadNodeTransport();
-  if (!transport) throw new Error('bench: the Node transport is not available here');
-  // What ky reads of a Response, LightResponse has.
-  return transport.send as unknown as typeof fetch;
+  return loadNodeFetch();
 }
