@@ -1,7 +1,8 @@
-import { API, type GetOptions, type PostOptions, type StandardSchema } from './core/request.js';
+import { API, type GetOptions, type PostOptions } from './core/request.js';
 import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/options.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
 import { Transport } from './core/transport.js';
+import type { StandardSchema } from './core/types.js';
 import { Charges } from './resources/charges.js';
 import { PaymentMethods } from './resources/payment-methods.js';
 import { Payouts } from './resources/payouts.js';

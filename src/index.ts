@@ -36,26 +36,14 @@ export {
   UnprocessableEntityError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/log.js';
-export {
-  NewestFirstPagePromise,
-  Page,
-  type PageEnvelope,
-  PagePromise,
-  type ListParams,
-  SinceWalk,
-} from './core/pagination.js';
+export type { PageEnvelope } from './core/envelope.js';
+export type { ListParams } from './core/list-spec.js';
+export { NewestFirstPagePromise, Page, PagePromise } from './core/page.js';
+export { SinceWalk } from './core/since.js';
 export type { RequestOptions } from './core/options.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
-export {
-  type GetOptions,
-  getResponseInfo,
-  type PostOptions,
-  type QueryParams,
-  type ResponseInfo,
-  type StandardIssue,
-  type StandardResult,
-  type StandardSchema,
-} from './core/request.js';
+export { type GetOptions, getResponseInfo, type PostOptions, type QueryParams } from './core/request.js';
+export type { ResponseInfo, StandardIssue, StandardResult, StandardSchema } from './core/types.js';
 export {
   type Charge,
   type ChargeCreateParams,

@@ -1,7 +1,9 @@
 /**
  * The service's envelopes: `success` carries data, `fail` carries field
  * messages, `error` carries a message. Turns a response into parsed data or
- * the error its status calls for, whatever the body holds.
+ * the error its status calls for, whatever the body holds. A list's page
+ * comes in a `success` envelope too ({@link PageEnvelope}), held to the
+ * paging rules a walk relies on ({@link pagingIssues}).
  */
 import { type DescribedIssue, describeIssue, describeThrown, type FoundAt } from './describe-value.js';
 import {
@@ -14,11 +16,10 @@ import {
   type ResponseIssue,
   ResponseValidationError,
 } from './errors.js';
-import { type PageEnvelope, pagingIssues } from './pagination.js';
 import { dottedPath } from './schemas.js';
 import { isRedirect, redirectDetail } from './redirects.js';
 import { redact, type Secret } from './secrets.js';
-import type { StandardSchema } from './request.js';
+import type { StandardSchema } from './types.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {
@@ -52,6 +53,33 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 
 /** The list envelope's paging fields, each an integer. */
 const PAGE_FIELDS = ['page', 'page_size', 'total_items'] as const;
+
+/** The list envelope's fields, as the service names them. @category Pagination */
+export interface PageEnvelope<T> {
+  /** The items of the page. */
+  data: T[];
+  /** The page number (1-based). */
+  page: number;
+  /** The page size the service applied. */
+  page_size: number;
+  /** The number of items across all pages. */
+  total_items: number;
+}
+
+/**
+ * The paging rules a walk relies on, each resting on the answer itself: the
+ * page asked for, and a page size of at least 1 (the walk advances by page
+ * number, and decides on a page's length against it). `total_items` is not
+ * one: a cached count can lag or lead the pages, and a page that disagrees
+ * with it is still returned. {@link decodeSuccess} makes each breach a
+ * `ResponseValidationError`, once the envelope's fields are known to be integers.
+ */
+function pagingIssues(answer: PageEnvelope<unknown>, requested: number): ResponseIssue[] {
+  if (answer.page !== requested)
+    return [{ path: 'page', message: `expected ${requested}, the page requested, got ${answer.page}` }];
+  if (answer.page_size < 1) return [{ path: 'page_size', message: `expected at least 1, got ${answer.page_size}` }];
+  return [];
+}
 
 /**
  * Parses a 2xx response: a `success` envelope whose `data` `schema` checks

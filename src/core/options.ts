@@ -17,11 +17,11 @@
  *
  * Messages never quote an option's value: a header or a key may be a credential.
  */
+import { unknownOptionMessage } from './closest-names.js';
 import { describeKind, describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors, LunasError, RequestValidationError } from './errors.js';
 import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './log.js';
 import { maskRefusal, MIN_KEY_LENGTH, Secret } from './secrets.js';
-import type { TransportConfig } from './transport.js';
 
 // ---------------------------------------------------------------------------
 // What the runtime says about itself. Read defensively: every runtime lunas
@@ -129,76 +129,12 @@ export function readOptions<K extends string>(
 }
 
 /**
- * `Unknown option "maxRetry": did you mean "maxRetries"?`, or the known names
- * when none is close. Names only: an option's value may be a secret.
- */
-export function unknownOptionMessage(name: string, known: readonly string[]): string {
-  return `Unknown option ${describeValue(name)}${nearestHint(name, known, 'options')}`;
-}
-
-/**
- * `Unknown field: did you mean "pagesize"?` for a request field, as options
- * get: the fields map already names the field, so the message does not.
- */
-export function unknownFieldMessage(name: string, known: readonly string[]): string {
-  return `Unknown field${nearestHint(name, known, 'fields')}`;
-}
-
-/** `: did you mean "x"?`, or the known names when none is close. */
-function nearestHint(name: string, known: readonly string[], kind: string): string {
-  const closest = closestNames(name, known);
-  return closest.length > 0 ? `: did you mean "${closest.join('" or "')}"?` : `; known ${kind}: ${known.join(', ')}`;
-}
-
-/**
  * The key an unknown name gets in `RequestValidationError.fields`: the name
  * itself, or, for a long one or one holding control characters, its JSON
  * escaped and shortened form, so the error's message stays one short line.
  */
 function optionField(name: string): string {
   return describeValue(name).slice(1, -1);
-}
-
-/**
- * Case, `_` and `-` are how names are mistyped most often across languages:
- * `idempotency_key`, `baseUrl`, and `page_size` for `pagesize` (the service's
- * list answer spells it with the `_` its request does not).
- */
-const normalised = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
-
-/**
- * The known names nearest to `name` by Damerau-Levenshtein distance (optimal
- * string alignment) after normalising, when near enough to be a plausible
- * typo: at most a third of the known name's length, and at least one edit.
- * Several when tied.
- */
-export function closestNames(name: string, known: readonly string[]): string[] {
-  const typed = normalised(name);
-  let best = Infinity;
-  let closest: string[] = [];
-  // No known name is near 40 characters: a longer one is no typo, and needs no table.
-  for (const option of typed.length < 40 ? known : []) {
-    const distance = editDistance(typed, normalised(option));
-    if (distance > Math.max(1, option.length / 3) || distance > best) continue;
-    if (distance < best) closest = [];
-    best = distance;
-    closest.push(option);
-  }
-  return closest;
-}
-
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    const row: number[] = (rows[i] = [i]);
-    for (let j = 1; j <= b.length; j++) {
-      const above = rows[i - 1];
-      row[j] = above ? Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)) : j;
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
 
 // ---------------------------------------------------------------------------
@@ -392,9 +328,20 @@ function masked(refusal: unknown, apiKey: unknown): unknown {
 /**
  * What a client's transport is built from: its options checked, with the
  * defaults and the environment's values in place, and the key's `Secret`
- * and the `Log` made from them. The client adds its User-Agent and listeners.
+ * and the `Log` made from them. The client adds its User-Agent and listeners
+ * (the transport's `TransportConfig` is these settings and those two).
  */
-type ClientSettings = Omit<TransportConfig, 'userAgent' | 'events'>;
+export interface ClientSettings {
+  apiKey: string;
+  /** The key's matcher, shared with the log: masks it in every form. */
+  secret: Secret;
+  baseURL: string;
+  timeout: number;
+  maxRetries: number;
+  fetch: typeof globalThis.fetch | undefined;
+  defaultHeaders: Record<string, string>;
+  log: Log;
+}
 
 /**
  * The settings of a client made with `options` (read by {@link readClientOptions}),

@@ -24,9 +24,9 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
+import { unknownFieldMessage } from './closest-names.js';
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
-import { unknownFieldMessage } from './options.js';
 
 export { z };
 

@@ -1,4 +1,5 @@
-import type { ListParams, PagePromise } from '../core/pagination.js';
+import type { ListParams } from '../core/list-spec.js';
+import type { PagePromise } from '../core/page.js';
 import { path, Resource } from '../core/request.js';
 import type { RequestOptions } from '../core/options.js';
 import { jsonObject, typedAs, z } from '../core/schemas.js';

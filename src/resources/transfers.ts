@@ -1,5 +1,6 @@
 import { describeValue } from '../core/describe-value.js';
-import type { ListParams, NewestFirstPagePromise } from '../core/pagination.js';
+import type { ListParams } from '../core/list-spec.js';
+import type { NewestFirstPagePromise } from '../core/page.js';
 import { path, Resource } from '../core/request.js';
 import type { RequestOptions } from '../core/options.js';
 import {
