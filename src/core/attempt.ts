@@ -353,7 +353,12 @@ async function readChunks(next: () => Promise<IteratorResult<unknown>>, cancel: 
  * have passed, or with the caller's abort: a schema that never answers cannot
  * hold a call past its attempt's deadline.
  */
-export function withinAttempt(answer: PromiseLike<unknown>, call: Call, ms: number, late: () => LunasError): Promise<unknown> {
+export function withinAttempt(
+  answer: PromiseLike<unknown>,
+  call: Call,
+  ms: number,
+  late: () => LunasError,
+): Promise<unknown> {
   const { signal } = call;
   if (signal?.aborted) return Promise.reject(call.callerAbort());
   return new Promise((resolve, reject) => {
@@ -372,4 +377,3 @@ export function withinAttempt(answer: PromiseLike<unknown>, call: Call, ms: numb
     );
   });
 }
-

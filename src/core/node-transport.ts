@@ -65,7 +65,9 @@ function failingBody(error: unknown): ReadableStream<Uint8Array> {
  */
 type Decode = (bytes: Buffer, options: zlib.ZlibOptions & zlib.BrotliOptions) => Promise<Buffer>;
 
-function promised(run: (bytes: Buffer, options: object, done: (error: Error | null, out: Buffer) => void) => void): Decode {
+function promised(
+  run: (bytes: Buffer, options: object, done: (error: Error | null, out: Buffer) => void) => void,
+): Decode {
   return (bytes, options) =>
     new Promise((resolve, reject) => run(bytes, options, (error, out) => (error ? reject(error) : resolve(out))));
 }
@@ -222,14 +224,16 @@ export function createNodeFetch(request: UndiciRequest, options: NodeFetchOption
     if (signal?.aborted) throw abortReason(signal);
     const url = source.url;
     const protocol = url.slice(0, url.indexOf(':') + 1);
-    if (protocol !== 'http:' && protocol !== 'https:') throw networkError(new Error(`unsupported protocol ${protocol}`));
+    if (protocol !== 'http:' && protocol !== 'https:')
+      throw networkError(new Error(`unsupported protocol ${protocol}`));
     const method = init.method?.toUpperCase() ?? source.method;
     const headers = headerRecord(init.headers, source.headers);
     headers['accept-encoding'] ??= acceptedEncodings(protocol);
     headers.accept ??= '*/*';
     let body: string | Buffer | null;
     if (typeof init.body === 'string') body = init.body;
-    else if (init.body !== undefined && init.body !== null) body = Buffer.from(await new Response(init.body).arrayBuffer());
+    else if (init.body !== undefined && init.body !== null)
+      body = Buffer.from(await new Response(init.body).arrayBuffer());
     else body = source.body === null ? null : Buffer.from(await source.arrayBuffer());
 
     let data: Dispatcher.ResponseData;
@@ -256,7 +260,9 @@ export function createNodeFetch(request: UndiciRequest, options: NodeFetchOption
         const { buffer } = bytes;
         // A view of the bytes read, not a copy; a Buffer is never on shared memory, but the types allow it.
         content =
-          buffer instanceof ArrayBuffer ? new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+          buffer instanceof ArrayBuffer
+            ? new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength)
+            : new Uint8Array(bytes);
       } catch (error) {
         if (signal?.aborted) throw abortReason(signal);
         content = failingBody(error);

@@ -25,9 +25,6 @@ import { describeError, foreignError, maskRefusal, redact, type Secret } from '.
 import type { Transport } from './transport.js';
 import type { ResponseInfo, StandardSchema } from './types.js';
 
-// Until transport.ts imports them from types.js (scripts/check-layers.ts, ALLOWED_FOR_NOW).
-export type { ResponseInfo, StandardSchema } from './types.js';
-
 /** The exchange behind each value a method returned, kept beside it so results stay plain data. */
 const responses = new WeakMap<object, ResponseInfo>();
 

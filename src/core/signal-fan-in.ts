@@ -44,4 +44,3 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     if (waitersBySignal.get(signal)?.listener === listener) waitersBySignal.delete(signal);
   };
 }
-

@@ -15,29 +15,18 @@
  */
 import { Call, sendAttempt, withinAttempt } from './attempt.js';
 import { describeThrown } from './describe-value.js';
-import { decodeFailure, decodeSuccess } from './envelope.js';
+import { decodeFailure, decodeSuccess, type PageEnvelope } from './envelope.js';
 import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
 import type { Events } from './events.js';
 import { type Ky, loadKy } from './ky.js';
-import type { Log } from './log.js';
-import type { PageEnvelope } from './pagination.js';
-import type { RequestOptions } from './options.js';
-import type { ResponseInfo, StandardSchema } from './request.js';
+import type { ClientSettings, RequestOptions } from './options.js';
+import type { ResponseInfo, StandardSchema } from './types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
 import { redact, type Secret } from './secrets.js';
 
-/** What the transport needs from the client's options, already checked. */
-export interface TransportConfig {
-  apiKey: string;
-  /** The key's matcher, shared with the log: masks it in every form. */
-  secret: Secret;
-  baseURL: string;
-  timeout: number;
-  maxRetries: number;
-  fetch: typeof globalThis.fetch | undefined;
-  defaultHeaders: Record<string, string>;
+/** What the transport needs: the client's settings, already checked, and what the client adds. */
+export interface TransportConfig extends ClientSettings {
   userAgent: string;
-  log: Log;
   /** Listeners of request and response events, shared with derived clients. */
   events: Events;
 }
@@ -236,4 +225,3 @@ function lowerCased(...sources: (Record<string, string> | undefined)[]): Record<
     if (source) for (const [name, value] of Object.entries(source)) merged[name.toLowerCase()] = value;
   return merged;
 }
-
