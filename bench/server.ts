@@ -18,6 +18,16 @@ export interface ServerOptions {
   total: number;
   /** Delay before each response, to model a network round trip. */
   latencyMs?: number;
+  /**
+   * The listen backlog: connections the kernel queues before the server
+   * accepts them. Node.js's default of 511 is plenty for the rows with up to
+   * 500 in flight; thousands of connections opened at once (measurement 10)
+   * need more, or the kernel drops connection attempts and a client waits a
+   * second to try again. Linux caps it at net.core.somaxconn (4096 on recent
+   * kernels). The server itself takes any number of connections
+   * (`maxConnections` is unset).
+   */
+  backlog?: number;
 }
 
 const LIST_PATH = '/v1/payments/charges';
@@ -35,7 +45,7 @@ function intParam(value: string | null, fallback: number): number {
   return Number.isNaN(n) || n <= 0 ? fallback : n;
 }
 
-export async function startServer({ total, latencyMs = 0 }: ServerOptions): Promise<BenchServer> {
+export async function startServer({ total, latencyMs = 0, backlog }: ServerOptions): Promise<BenchServer> {
   let requests = 0;
   const auth = `Bearer ${API_KEY}`;
   // Small collections keep their pages once built, so the timed rounds measure
@@ -72,7 +82,8 @@ export async function startServer({ total, latencyMs = 0 }: ServerOptions): Prom
     else send(res, status, body);
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = backlog === undefined ? { port: 0, host: '127.0.0.1' } : { port: 0, host: '127.0.0.1', backlog };
+  await new Promise<void>((resolve) => server.listen(listen, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

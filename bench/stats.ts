@@ -44,7 +44,7 @@ export interface Comparison {
  * A fixed sequence of pseudo-random numbers in [0, 1) (mulberry32): every run
  * of the bench shuffles its rounds the same way.
  */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -56,7 +56,7 @@ function seededRandom(seed: number): () => number {
 }
 
 /** The sides in a new order (Fisher–Yates). */
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
+export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const order = [...items];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
