@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '33980 B',
+    limit: '32802 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

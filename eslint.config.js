@@ -20,6 +20,26 @@ export default tseslint.config(
     },
   },
   {
+    // Public ground (CONTRIBUTING): dependencies and the runtime only through their documented,
+    // exported API, since a private path, symbol or field may change in any release the caret
+    // ranges let in. scripts/check-public-ground.ts checks the same on dist/, bundled code included.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['undici/*', 'ky/*', 'zod/v4/core/*'],
+              message: "A file of the package, not its public API: import from what its package.json 'exports' offers.",
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', ...privateGround()],
+    },
+  },
+  {
     // The test runner itself uses these (a worker died on 'process.nextTick is not a function'
     // while a test had replaced process): tests use vi.stubEnv and vi.useFakeTimers instead.
     files: ['test/**/*.ts'],
@@ -36,6 +56,48 @@ export default tseslint.config(
   },
   prettier,
 );
+
+/** Selectors for reaching past a dependency's or the runtime's public API, each with why it is refused. */
+function privateGround() {
+  const deepPath = '/^(undici|ky|zod\\u002Fv4\\u002Fcore)\\u002F/';
+  return [
+    {
+      // A specifier handed to a loader (`load('undici/lib/...')`) escapes no-restricted-imports,
+      // which reports the import and export statements.
+      selector: `Literal[value=${deepPath}]:not(ImportDeclaration > Literal, ExportNamedDeclaration > Literal, ExportAllDeclaration > Literal)`,
+      message: "A dependency's file path, not its public API: use what its package.json 'exports' offers.",
+    },
+    {
+      selector:
+        "CallExpression[callee.object.name='Symbol'][callee.property.name='for'][arguments.0.value=/^undici\\./]",
+      message: "undici's private symbols are not its API and change between releases: use undici's exports.",
+    },
+    {
+      selector:
+        "CallExpression[callee.object.name='Symbol'][callee.property.name='for'] > TemplateLiteral.arguments > TemplateElement:first-child[value.raw=/^undici\\./]",
+      message: "undici's private symbols are not its API and change between releases: use undici's exports.",
+    },
+    {
+      selector:
+        "MemberExpression[object.object.name='Function'][object.property.name='prototype'][property.name='toString']",
+      message: "A function's source is no API: what it reads changes with the runtime's version.",
+    },
+    {
+      selector: "CallExpression[callee.object.name='Object'][callee.property.name='getOwnPropertySymbols']",
+      message: "Another object's symbol-keyed fields are its private state: use what its API offers.",
+    },
+    {
+      selector: "MemberExpression[property.name='_zod']",
+      message: "zod's _zod is internal: use zod/mini's functions and a schema's def.",
+    },
+    {
+      selector:
+        "MemberExpression[property.name='init'][object.property.name=/^\\$?Zod/], MemberExpression[property.name='init'][object.name=/^\\$?Zod/], Identifier[name='$ZodObjectJIT']",
+      message:
+        "A zod class's init and its compiled object parser are internal: build schemas with zod/mini's functions.",
+    },
+  ];
+}
 
 /** Selectors for a replaced process, timer or clock, in each way a test could replace one. */
 function runnerGlobalReplacements() {

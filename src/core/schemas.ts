@@ -4,8 +4,9 @@
  *
  * - Responses are lenient (unknown fields kept, unknown enum values
  *   accepted) so a field or status the service adds later never breaks a
- *   merchant; `looseObject` runs on zod's compiled parser because every page
- *   of a list goes through it.
+ *   merchant. `looseObject` is zod/mini's own: zod's faster compiled object
+ *   parser is reachable only through its internals, which any zod release
+ *   may reshape (CONTRIBUTING, "Public ground").
  * - Requests are strict, with the service's messages, each naming the value
  *   given and how to write it; `validate` runs one and turns its issues into
  *   the service's fields map, so a refusal before sending reads like the
@@ -44,32 +45,11 @@ function refuse(ctx: core.ParsePayload, input: unknown, message: string): never 
 
 // Response pieces: lenient, so what the service adds later still parses.
 
-/*
- * The one place lunas reaches into zod's internals. zod/mini parses objects
- * with a generic loop; zod's compiled ("JIT") object parser is about five
- * times faster, and only it costs a few hundred bytes. Every page of a list
- * runs through these objects, so responses use it. Where eval is forbidden
- * (strict CSP, some edge runtimes) zod falls back by itself.
- *
- * `$ZodObjectJIT.init` and `ZodMiniType.init` are not public API: a zod
- * upgrade may rename or reshape them. test/unit/compiled-object.test.ts fails,
- * naming this module and its looseObject, when that happens.
- */
-type Init = (inst: object, def: object) => void;
-
-const CompiledLooseObject = core.$constructor('LunasLooseObject', (inst: core.$ZodObject, def: core.$ZodObjectDef) => {
-  (core.$ZodObjectJIT.init as Init)(inst, def);
-  (z.ZodMiniType.init as Init)(inst, def);
-});
-
-/** A response object: known fields validated, unknown fields kept (on zod's compiled parser). */
+/** A response object: known fields validated, unknown fields kept. */
 export function looseObject<const Shape extends core.$ZodLooseShape>(
   shape: Shape,
 ): z.ZodMiniObject<Shape, core.$loose> {
-  return new CompiledLooseObject({ type: 'object', shape, catchall: z.unknown() }) as unknown as z.ZodMiniObject<
-    Shape,
-    core.$loose
-  >;
+  return z.looseObject(shape);
 }
 
 /**

@@ -67,14 +67,19 @@ describe('the production dependency closure', () => {
     expect(lock.packages['']?.dependencies).toEqual(manifest.dependencies);
   });
 
-  it('is locked at versions package.json allows (the patch ranges it pins)', () => {
+  it('is locked at versions package.json allows (the caret ranges it takes, each from a 1.0.0 or later)', () => {
     for (const [name, entry] of productionClosure()) {
       const range = manifest.dependencies[name]!;
-      const match = /^~(\d+)\.(\d+)\.(\d+)$/.exec(range);
-      expect(match, `${name}: ${range} is not a ~ range`).not.toBeNull();
+      // A caret on a 0.x version would pin its minor: every runtime dependency is past 1.0.0.
+      const match = /^\^([1-9]\d*)\.(\d+)\.(\d+)$/.exec(range);
+      expect(match, `${name}: ${range} is not a ^ range from a 1.0.0 or later`).not.toBeNull();
       const [major, minor, patch] = entry.version!.split('.').map(Number) as [number, number, number];
-      expect([major, minor], name).toEqual([Number(match![1]), Number(match![2])]);
-      expect(patch, name).toBeGreaterThanOrEqual(Number(match![3]));
+      const [floorMajor, floorMinor, floorPatch] = match!.slice(1).map(Number) as [number, number, number];
+      expect(major, name).toBe(floorMajor);
+      expect(
+        minor > floorMinor || (minor === floorMinor && patch >= floorPatch),
+        `${name}: ${entry.version} in ${range}`,
+      ).toBe(true);
     }
   });
 
