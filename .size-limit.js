@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '32802 B',
+    limit: '32863 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

@@ -30,8 +30,8 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   ['redirects', 'envelope'],
   // The wire: the process's transport under ky (the Node.js one a build entry of its own).
   ['node-transport', 'ky'],
-  // One attempt under its deadline, and the policy that decides another.
-  ['attempt', 'retry-policy'],
+  // A client's turns on the wire; one attempt under its deadline, and the policy that decides another.
+  ['send-slots', 'attempt', 'retry-policy'],
   // One call: the retry loop over attempts.
   ['transport'],
   // A list call as the request primitive hands it over, and the rules of walking its items.

@@ -18,6 +18,7 @@ import {
 import type { Ky, SendInit } from './ky.js';
 import { asFollowedRedirect, followedRedirectError } from './redirects.js';
 import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
+import type { SendSlots } from './send-slots.js';
 import { onAbort } from './signal-fan-in.js';
 
 export { MAX_RESPONSE_BODY_BYTES };
@@ -38,15 +39,19 @@ export class Call {
   readonly apiKey: string;
   /** The API key's matcher: masks it in the body's text and the headers. */
   readonly secret: Secret;
+  /** The client's turns on the wire: each attempt waits for one before its deadline starts. */
+  readonly slots: SendSlots;
   readonly #baseURL: string;
   #label: string | undefined;
 
   constructor(
     config: { apiKey: string; secret: Secret; baseURL: string },
     http: Ky,
+    slots: SendSlots,
     parts: Pick<Call, 'target' | 'init' | 'timeout' | 'signal' | 'idempotencyKey'>,
   ) {
     this.http = http;
+    this.slots = slots;
     this.target = parts.target;
     this.init = parts.init;
     this.timeout = parts.timeout;
@@ -167,8 +172,21 @@ class Deadline {
  * leaves nothing running whichever way it ends.
  */
 export async function sendAttempt(call: Call): Promise<RawResponse> {
-  const { signal, timeout } = call;
+  const { signal, slots } = call;
   if (signal?.aborted) throw call.callerAbort();
+  // The wait for a turn comes before the deadline: it is not the service's time.
+  const turn = slots.take(signal, () => call.callerAbort());
+  if (turn !== undefined) await turn;
+  try {
+    return await sendInTurn(call);
+  } finally {
+    slots.release();
+  }
+}
+
+/** The attempt once it has its turn on the wire. */
+async function sendInTurn(call: Call): Promise<RawResponse> {
+  const { signal, timeout } = call;
   const deadline = new Deadline();
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -51,6 +51,8 @@ interface Forwarded {
  * {@link LunasError} and is cached by nothing, so a later call tries again.
  */
 export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined, log?: Log): Promise<Ky> {
+  // Both loaded at once: undici's import, on Node.js, need not wait for ky's.
+  const transport = fetch === undefined ? processTransport(log) : undefined;
   let ky: typeof import('ky');
   try {
     ky = await import('ky');
@@ -60,7 +62,7 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
       cause,
     });
   }
-  const own = fetch === undefined ? await processTransport(log) : undefined;
+  const own = await transport;
   const instance = ky.default.create({
     prefixUrl: baseURL,
     retry: 0,

@@ -231,14 +231,21 @@ export function createNodeFetch(request: UndiciRequest, options: NodeFetchOption
     headers['accept-encoding'] ??= acceptedEncodings(protocol);
     headers.accept ??= '*/*';
     let body: string | Buffer | null;
-    if (typeof init.body === 'string') body = init.body;
-    else if (init.body !== undefined && init.body !== null)
-      body = Buffer.from(await new Response(init.body).arrayBuffer());
-    else body = source.body === null ? null : Buffer.from(await source.arrayBuffer());
+    if (typeof init.body === 'string') {
+      body = init.body;
+    } else if (init.body !== undefined && init.body !== null) {
+      // Any other body fetch takes, with the Content-Type fetch would give it (a form's boundary).
+      const extracted = new Response(init.body);
+      const type = extracted.headers.get('content-type');
+      if (type !== null) headers['content-type'] ??= type;
+      body = Buffer.from(await extracted.arrayBuffer());
+    } else {
+      body = source.body === null ? null : Buffer.from(await source.arrayBuffer());
+    }
 
     let data: Dispatcher.ResponseData;
     try {
-      data = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal: signal ?? null });
+      data = await request(url, { method, headers, body, signal: signal ?? null });
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
       throw networkError(error);

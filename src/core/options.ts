@@ -147,6 +147,10 @@ const problemOf = {
     Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 10
       ? undefined
       : 'Max retries must be an integer from 0 to 10',
+  maxConcurrentRequests: (value: unknown) =>
+    value === Infinity || (Number.isInteger(value) && (value as number) >= 1)
+      ? undefined
+      : 'Max concurrent requests must be an integer of at least 1, or Infinity',
   idempotencyKey: (value: unknown) =>
     typeof value === 'string' && IDEMPOTENCY_KEY.test(value)
       ? undefined
@@ -213,12 +217,21 @@ export interface ClientOptions {
   /** Retries after the first attempt, for connection failures, timeouts, 408, 409, 429 and 5xx. Default 2. */
   maxRetries?: number | undefined;
   /**
+   * The most requests this client has on the wire at once: further ones wait
+   * in the client's queue, in the order they were made, and their timeout
+   * starts only when they are sent, so a wait for a turn never becomes a
+   * timeout the service did not cause (the caller's `signal` still ends it).
+   * An integer of at least 1, or `Infinity`. Default 64: a batch of thousands
+   * of calls then holds 64 connections instead of one per call (see the
+   * Configuration guide). Clients made by `withOptions` have a queue of their own.
+   */
+  maxConcurrentRequests?: number | undefined;
+  /**
    * A fetch-compatible function, e.g. one that goes through a proxy. Default: on Node.js, Node's
-   * own HTTP client (undici) shaped as fetch, unless a global dispatcher, an environment proxy or a
-   * replaced global `fetch` is set, which keep the global `fetch`; elsewhere the global `fetch`
-   * (see the Configuration guide). It is called as `fetch(request, init)`; `init.signal` aborts
-   * the attempt (at the caller's abort, or its timeout, headers and body alike), so pass `init`
-   * on rather than the `Request` alone.
+   * own HTTP client (undici's `request` on the global dispatcher, which global `fetch` uses too);
+   * elsewhere the global `fetch` (see the Configuration guide). It is called as
+   * `fetch(request, init)`; `init.signal` aborts the attempt (at the caller's abort, or its
+   * timeout, headers and body alike), so pass `init` on rather than the `Request` alone.
    */
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
@@ -244,6 +257,7 @@ const CLIENT_OPTION_NAMES = optionNames<ClientOptions>({
   baseURL: 0,
   timeout: 0,
   maxRetries: 0,
+  maxConcurrentRequests: 0,
   fetch: 0,
   defaultHeaders: 0,
   logger: 0,
@@ -252,10 +266,16 @@ const CLIENT_OPTION_NAMES = optionNames<ClientOptions>({
 });
 
 /** The client's values checked by {@link addValueProblems}, in the order the first problem is picked. */
-const CLIENT_VALUE_CHECKS: readonly CheckedName[] = ['timeout', 'maxRetries', 'defaultHeaders'];
+const CLIENT_VALUE_CHECKS: readonly CheckedName[] = [
+  'timeout',
+  'maxRetries',
+  'maxConcurrentRequests',
+  'defaultHeaders',
+];
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
 
 /**
  * The options as given, checked by name, with every known name as an own key;
@@ -301,6 +321,7 @@ export interface ClientSettings {
   baseURL: string;
   timeout: number;
   maxRetries: number;
+  maxConcurrentRequests: number;
   fetch: typeof globalThis.fetch | undefined;
   defaultHeaders: Record<string, string>;
   log: Log;
@@ -334,9 +355,10 @@ function settingsOf(options: ClientOptions): ClientSettings {
   const givenBaseURL = checkBaseURL(options.baseURL ?? readEnv('LUNAS_BASE_URL'));
   const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxConcurrentRequests = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
   const defaultHeaders = options.defaultHeaders ?? {};
   const problems: FieldErrors = {};
-  addValueProblems(problems, { timeout, maxRetries, defaultHeaders }, CLIENT_VALUE_CHECKS);
+  addValueProblems(problems, { timeout, maxRetries, maxConcurrentRequests, defaultHeaders }, CLIENT_VALUE_CHECKS);
   const problem = Object.entries(problems)[0];
   if (problem) throw new LunasError(`Invalid ${problem[0]}: ${problem[1].join(', ')}`);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
@@ -353,7 +375,8 @@ function settingsOf(options: ClientOptions): ClientSettings {
   if (baseURL !== givenBaseURL) {
     log.write('debug', `baseURL ${givenBaseURL} ends in /v1, which lunas adds to every path: using ${baseURL}`);
   }
-  return { apiKey, secret, baseURL, timeout, maxRetries, fetch: options.fetch, defaultHeaders, log };
+  const fetch = options.fetch;
+  return { apiKey, secret, baseURL, timeout, maxRetries, maxConcurrentRequests, fetch, defaultHeaders, log };
 }
 
 function checkApiKey(apiKey: unknown): string {

@@ -23,6 +23,7 @@ import type { ClientSettings, RequestOptions } from './options.js';
 import type { ResponseInfo, StandardSchema } from './types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
 import { redact, type Secret } from './secrets.js';
+import { SendSlots } from './send-slots.js';
 
 /** What the transport needs: the client's settings, already checked, and what the client adds. */
 export interface TransportConfig extends ClientSettings {
@@ -63,9 +64,12 @@ export class Transport {
   readonly #baseHeaders: Record<string, string>;
   /** ky, set up by the first request. */
   #http: Ky | undefined;
+  /** This client's turns on the wire (`maxConcurrentRequests`). */
+  readonly #slots: SendSlots;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#slots = new SendSlots(config.maxConcurrentRequests);
     this.#baseHeaders = clientHeaders(config.apiKey, config.userAgent, config.defaultHeaders);
   }
 
@@ -92,7 +96,7 @@ export class Transport {
     // that builds a client and never calls pays nothing for it), and before the
     // first attempt's timer starts: loading code is not waiting on the network.
     const http = (this.#http ??= await loadKy(config.baseURL, config.fetch, log));
-    const call = new Call(config, http, {
+    const call = new Call(config, http, this.#slots, {
       target: spec.query ? withQuery(spec.path, spec.query) : spec.path,
       init: { method, headers: callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body), body },
       timeout: options.timeout ?? config.timeout,

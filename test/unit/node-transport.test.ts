@@ -252,21 +252,60 @@ describe('the same exchange as global fetch', () => {
   });
 
   it('caps no connection that fetch does not: 80 slow calls at once all answer, none times out', async () => {
+    let onWire = 0;
+    let most = 0;
     const loopback = await serve((_req, res) => {
-      setTimeout(() => json(res, 200, { status: 'success', data: charge }), 1_000);
+      most = Math.max(most, ++onWire);
+      setTimeout(() => {
+        onWire--;
+        json(res, 200, { status: 'success', data: charge });
+      }, 1_000);
     });
-    const lunas = client(loopback.url, { timeout: 1_800 });
-    const outcomes = await Promise.all(
-      Array.from({ length: 80 }, () =>
-        lunas.charges.retrieve('ch_1').then(
-          () => 'ok',
-          (error: unknown) => (error as Error).name,
+    // No cap of lunas either: with its default of 64 turns, 16 calls would wait a second for one,
+    // and that wait is not counted in their 1.8 s (a queue counted would time them out).
+    for (const maxConcurrentRequests of [Infinity, 64]) {
+      const lunas = client(loopback.url, { timeout: 1_800, maxConcurrentRequests });
+      const outcomes = await Promise.all(
+        Array.from({ length: 80 }, () =>
+          lunas.charges.retrieve('ch_1').then(
+            () => 'ok',
+            (error: unknown) => (error as Error).name,
+          ),
         ),
+      );
+      expect(outcomes.filter((outcome) => outcome !== 'ok')).toEqual([]);
+      expect(most).toBe(maxConcurrentRequests === Infinity ? 80 : 64);
+      most = 0;
+    }
+    expect(loopback.seen).toHaveLength(160);
+  });
+
+  it('sends at most maxConcurrentRequests at once, in the order the calls came; an abort leaves the queue unsent', async () => {
+    const order: string[] = [];
+    let onWire = 0;
+    let most = 0;
+    const loopback = await serve((req, res) => {
+      order.push(req.url!);
+      most = Math.max(most, ++onWire);
+      setTimeout(() => {
+        onWire--;
+        json(res, 200, { status: 'success', data: chargeJson({ id: req.url!.split('/').at(-1)! }) });
+      }, 100);
+    });
+    const lunas = client(loopback.url, { maxConcurrentRequests: 2, timeout: 150 });
+    const controller = new AbortController();
+    const ids = ['ch_1', 'ch_2', 'ch_3', 'ch_4', 'ch_5'];
+    const calls = ids.map((id) =>
+      lunas.charges.retrieve(id, id === 'ch_4' ? { signal: controller.signal } : {}).then(
+        (retrieved) => retrieved.id,
+        (error: unknown) => (error as Error).constructor.name,
       ),
     );
-    expect(outcomes.filter((outcome) => outcome !== 'ok')).toEqual([]);
-    expect(loopback.seen).toHaveLength(80);
-    expect(new Set(loopback.seen.map((request) => request.socket)).size).toBe(80);
+    controller.abort();
+    // Each waits up to 200 ms for its turn, beyond its 150 ms timeout: the wait is not counted.
+    expect(await Promise.all(calls)).toEqual(['ch_1', 'ch_2', 'ch_3', 'APIUserAbortError', 'ch_5']);
+    expect(most).toBe(2);
+    expect(order).toEqual(['ch_1', 'ch_2', 'ch_3', 'ch_5'].map((id) => `/v1/payments/charges/${id}`));
   });
 
   it('reads responses on a polluted Object.prototype: an enumerable name there is not a header', async () => {
@@ -482,6 +521,12 @@ describe('createNodeFetch, as a fetch', () => {
     expect(response).toBeInstanceOf(Response);
     expect(await response.json()).toEqual({ method: 'POST', body: 'hello' });
     expect(loopback.seen[0]!.headers['x-test']).toBe('1');
+  });
+
+  it('gives a body that is not text the Content-Type fetch gives it', async () => {
+    const loopback = await serve((req, res, body) => json(res, 200, { type: req.headers['content-type'], body }));
+    const response = await nodeFetch(loopback.url, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
+    expect(await response.json()).toEqual({ type: 'application/x-www-form-urlencoded;charset=UTF-8', body: 'a=1' });
   });
 
   it('reads the method, headers and body of a Request when the init leaves them out', async () => {

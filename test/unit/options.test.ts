@@ -13,7 +13,13 @@ import { successResponse, wireClient } from '../helpers/wire.js';
 describe('resolveClientSettings', () => {
   it('applies the defaults and drops a final /v1 from the base URL', () => {
     const settings = resolveClientSettings({ apiKey: API_KEY, baseURL: `${BASE_URL}/v1/`, logLevel: 'off' });
-    expect(settings).toMatchObject({ baseURL: BASE_URL, timeout: 30_000, maxRetries: 2, defaultHeaders: {} });
+    expect(settings).toMatchObject({
+      baseURL: BASE_URL,
+      timeout: 30_000,
+      maxRetries: 2,
+      maxConcurrentRequests: 64,
+      defaultHeaders: {},
+    });
     expect(settings.secret.mask(`key ${API_KEY}`)).toBe('key [REDACTED]');
   });
 
@@ -21,6 +27,18 @@ describe('resolveClientSettings', () => {
     const options = { apiKey: API_KEY, baseURL: BASE_URL, timeout: 0, defaultHeaders: { host: 'x' } };
     expect(() => resolveClientSettings(options)).toThrow(/^Invalid timeout: Timeout must be/);
     expect(() => resolveClientSettings({ ...options, timeout: 1 })).toThrow(/^Invalid defaultHeaders\.host: /);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, '8'])('refuses maxConcurrentRequests %s', (value) => {
+    const options = { apiKey: API_KEY, baseURL: BASE_URL, maxConcurrentRequests: value as number };
+    expect(() => resolveClientSettings(options)).toThrow(
+      'Invalid maxConcurrentRequests: Max concurrent requests must be an integer of at least 1, or Infinity',
+    );
+  });
+
+  it.each([1, 500, Infinity])('takes maxConcurrentRequests %s', (value) => {
+    const settings = resolveClientSettings({ apiKey: API_KEY, baseURL: BASE_URL, maxConcurrentRequests: value });
+    expect(settings.maxConcurrentRequests).toBe(value);
   });
 });
 
