@@ -1,19 +1,13 @@
 /**
  * What an attempt reads of a body: at most MAX_RESPONSE_BODY_BYTES, chunk by
  * chunk, whatever shape the body has (a web stream, a Node.js stream, only a
- * text(), or lunas' own reader); past it a ResponseBodyError, not retried. A
+ * text()); past it a ResponseBodyError, not retried. A
  * body that breaks off is a ResponseBodyError too, never a connection error.
  */
 import { Readable } from 'node:stream';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  LunasError,
-  ResponseBodyError,
-  type ResponseEvent,
-} from '../../src/index.js';
+import { APIConnectionError, LunasError, ResponseBodyError, type ResponseEvent } from '../../src/index.js';
 import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/body-limit.js';
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
@@ -194,60 +188,5 @@ describe('bodies that are not web streams (a custom fetch)', () => {
       ResponseBodyError,
     );
     expect(over.reason).toBe('too-large');
-  });
-});
-
-describe("a response's own lunas body reader", () => {
-  const READ_BODY = Symbol.for('lunas.readBody');
-
-  /** A Response whose body must not be read, offering lunas' reader instead. */
-  function offering(read: (limit: number, signal: AbortSignal) => Promise<string>): typeof fetch {
-    return async () => {
-      const response = new Response(new ReadableStream({ pull: () => Promise.reject(new Error('body read')) }), {
-        status: 200,
-        headers: { 'x-request-id': 'req_own' },
-      });
-      Object.defineProperty(response, READ_BODY, { value: read });
-      return response;
-    };
-  }
-
-  it('is called with the cap before the body, and its text is the body', async () => {
-    const limits: number[] = [];
-    const read = (limit: number) => {
-      limits.push(limit);
-      return Promise.resolve(JSON.stringify(success(chargeJson())));
-    };
-    expect((await makeClient({ fetch: offering(read) }).charges.retrieve('ch_123')).id).toBe('ch_123');
-    expect(limits).toEqual([MAX_RESPONSE_BODY_BYTES]);
-  });
-
-  it('its LunasBodyTooLarge rejection is the too-large case; another rejection is unreadable', async () => {
-    const tooLarge = () => Promise.reject(Object.assign(new Error('past the limit'), { name: 'LunasBodyTooLarge' }));
-    const large = await rejection(
-      makeClient({ fetch: offering(tooLarge), maxRetries: 2 }).charges.retrieve('ch_123'),
-      ResponseBodyError,
-    );
-    expect(large).toMatchObject({ reason: 'too-large', requestId: 'req_own' });
-    const broken = () => Promise.reject(new Error('incorrect header check'));
-    const unreadable = await rejection(
-      makeClient({ fetch: offering(broken), maxRetries: 0 }).charges.retrieve('ch_123'),
-      ResponseBodyError,
-    );
-    expect(unreadable.reason).toBe('unreadable');
-    expect(unreadable.message).toContain('incorrect header check');
-  });
-
-  it('is told to stop at the deadline through its signal, and the call times out', async () => {
-    let signal: AbortSignal | undefined;
-    const stall = (_limit: number, given: AbortSignal) => {
-      signal = given;
-      return new Promise<string>(() => undefined);
-    };
-    const error = await rejection(
-      makeClient({ fetch: offering(stall), timeout: 100, maxRetries: 0 }).charges.retrieve('ch_123'),
-    );
-    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(signal?.aborted).toBe(true);
   });
 });

@@ -82,9 +82,10 @@ describe('client options', () => {
   it('a name near nothing known lists the known names; several unknown names are all named', () => {
     const error = thrown(() => new Client({ ...base, verbose: true, proxy: 'x' } as ClientOptions), LunasError);
     expect(error.message).toBe(
-      'Unknown option "verbose"; known options: apiKey, baseURL, timeout, maxRetries, fetch, ' +
-        'defaultHeaders, logger, logLevel, dangerouslyAllowBrowser; Unknown option "proxy"; known ' +
-        'options: apiKey, baseURL, timeout, maxRetries, fetch, defaultHeaders, logger, logLevel, dangerouslyAllowBrowser',
+      'Unknown option "verbose"; known options: apiKey, baseURL, timeout, maxRetries, maxConcurrentRequests, ' +
+        'fetch, defaultHeaders, logger, logLevel, dangerouslyAllowBrowser; Unknown option "proxy"; known ' +
+        'options: apiKey, baseURL, timeout, maxRetries, maxConcurrentRequests, fetch, defaultHeaders, logger, ' +
+        'logLevel, dangerouslyAllowBrowser',
     );
   });
 
