@@ -21,8 +21,6 @@ import { describeError, foreignError, redact, type Secret, withoutSecret } from 
 import type { SendSlots } from './send-slots.js';
 import { onAbort } from './signal-fan-in.js';
 
-export { MAX_RESPONSE_BODY_BYTES };
-
 const ignore = () => undefined;
 
 /** What every attempt of one call shares, built once per call. */
@@ -94,7 +92,7 @@ class Deadline {
   aborted = false;
   reason: unknown = undefined;
   #listeners: (() => void)[] | undefined;
-  #controller: AbortController | undefined;
+  readonly #controller = new AbortController();
 
   addEventListener(_type: 'abort', listener: () => void): void {
     (this.#listeners ??= []).push(listener);
@@ -106,12 +104,8 @@ class Deadline {
     if (index !== -1) listeners!.splice(index, 1);
   }
 
-  /** The standard signal of the deadline, for the transport: built when first asked for. */
+  /** The standard signal of the deadline, which every transport is sent with. */
   get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.aborted) this.#controller.abort(this.reason);
-    }
     return this.#controller.signal;
   }
 
@@ -148,7 +142,7 @@ class Deadline {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = new DOMException('This operation was aborted', 'AbortError');
-    this.#controller?.abort(this.reason);
+    this.#controller.abort(this.reason);
     const listeners = this.#listeners;
     this.#listeners = undefined;
     if (listeners !== undefined) {

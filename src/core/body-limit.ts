@@ -13,7 +13,7 @@
 export const MAX_RESPONSE_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The `name` of the error a body read rejects with past the cap, whichever reader read it. */
-export const BODY_TOO_LARGE = 'LunasBodyTooLarge';
+const BODY_TOO_LARGE = 'LunasBodyTooLarge';
 
 /** The error a body read rejects with past the cap. */
 export function bodyTooLarge(limit: number = MAX_RESPONSE_BODY_BYTES): Error {

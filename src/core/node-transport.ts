@@ -201,12 +201,6 @@ function responseHeaders(raw: Record<string, string | string[] | undefined>): [s
   return pairs;
 }
 
-/** Settings of {@link createNodeFetch}. */
-export interface NodeFetchOptions {
-  /** The most bytes of a body it reads (after decoding); past it the body's read rejects. */
-  maxBodyBytes?: number;
-}
-
 /**
  * A `fetch` over undici's `request` on the global dispatcher. It follows no
  * redirect (a 3xx is answered as it came, as `redirect: 'manual'` answers
@@ -216,8 +210,8 @@ export interface NodeFetchOptions {
  * that broke off, could not be decoded or passed the cap resolves, with a
  * body whose read rejects.
  */
-export function createNodeFetch(request: UndiciRequest, options: NodeFetchOptions = {}): NodeFetch {
-  const limit = options.maxBodyBytes ?? MAX_RESPONSE_BODY_BYTES;
+export function createNodeFetch(request: UndiciRequest): NodeFetch {
+  const limit = MAX_RESPONSE_BODY_BYTES;
   return async (input, init = {}) => {
     const source = input instanceof Request ? input : new Request(input, init);
     const signal = init.signal ?? source.signal;
@@ -312,11 +306,11 @@ function contentEncodingOf(raw: Record<string, string | string[] | undefined>): 
  * with an `Agent` of its own, changing what the merchant's `fetch` sends
  * through. Rejects when undici cannot be imported.
  */
-export async function loadNodeFetch(options?: NodeFetchOptions): Promise<NodeFetch> {
+export async function loadNodeFetch(): Promise<NodeFetch> {
   // Reading Response loads Node's fetch (and with it Node's dispatcher) if nothing has yet.
   if (typeof Response !== 'function') throw new Error('this Node.js has no global Response');
   const undici = (await import(/* webpackIgnore: true */ /* @vite-ignore */ UNDICI)) as typeof import('undici');
-  return createNodeFetch(undici.request as UndiciRequest, options);
+  return createNodeFetch(undici.request as UndiciRequest);
 }
 
 /** A variable, so that no bundler of a Worker or a browser page packs undici. */

@@ -186,8 +186,6 @@ function withQuery(path: string, query: Record<string, number | string | boolean
   return text === '' ? path : `${path}?${text}`;
 }
 
-// Headers
-
 /**
  * The headers of every call of a client, built once: SDK defaults, the
  * client's, then auth. A plain record: ky copies whatever it is given into a
