@@ -7,7 +7,7 @@ const libraryEntry = {
 // The Node.js transport: a file of its own, which core/ky.ts imports on Node.js only (from the
 // ESM and the CommonJS build alike), by a specifier no bundler follows.
 const nodeTransport = { 'node-transport': 'src/core/node-transport.ts' };
-const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli.ts' };
+const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli/main.ts' };
 
 export default defineConfig([
   {

@@ -2,7 +2,7 @@
 // src/ as written. Each ```ts block of that section starts with a comment
 // naming where it belongs: a new file (`// src/resources/refunds.ts`), whose
 // blocks are compiled together as that file, or a place in an existing one
-// (`// src/testing/routes.ts, after: <a line of that file>`), where the block
+// (`// src/testing/service/routes.ts, after: <a line of that file>`), where the block
 // is compiled inserted after that line. All in memory only (nothing is
 // written), with the project's tsconfig. An error is reported at its line in
 // CONTRIBUTING.md. Run: npx tsx scripts/check-recipe.ts
@@ -48,7 +48,7 @@ function recipeBlocks(markdown: string): Block[] {
       if (match === null)
         fail(
           `${GUIDE}:${index + 1}: a ts block starts with where it belongs: // src/resources/refunds.ts (a new file) ` +
-            'or // src/testing/routes.ts, after: <a line of that file>',
+            'or // src/testing/service/routes.ts, after: <a line of that file>',
         );
       block = { name: match[1]!, after: match[2], lines: [] };
       blocks.push(block);

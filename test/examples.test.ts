@@ -13,7 +13,7 @@ import { sleep } from './helpers/waiting.js';
 const run = promisify(execFile);
 const tsx = 'node_modules/.bin/tsx';
 /** The lunas-sandbox command from source, as `npx lunas-sandbox` runs its build. */
-const CLI = 'src/testing/cli.ts';
+const CLI = 'src/testing/cli/main.ts';
 let sandbox: Sandbox | undefined;
 
 afterEach(async () => {

@@ -3,19 +3,19 @@
  * for both transports, so `startSandbox` and `createSandbox` cannot drift
  * apart. A new part (a store, a helper) goes here, and both get it.
  */
-import { ChargeBook } from './charges.js';
-import { ExpiryTimer, SandboxClock } from './clock.js';
-import { sandboxControls } from './controls.js';
-import { WebhookDeliveries } from './deliveries.js';
+import { ChargeBook } from './service/charges.js';
+import { ExpiryTimer, SandboxClock } from './service/clock.js';
+import { sandboxControls } from './control/controls.js';
+import { WebhookDeliveries } from './webhooks/deliveries.js';
 import { closedError } from './errors.js';
-import { EventLog } from './events.js';
-import { FaultQueue } from './faults.js';
-import { FormTokens } from './form-token.js';
-import { Gateway } from './gateway.js';
-import { IdSource } from './ids.js';
-import { Ledger } from './ledger.js';
+import { EventLog } from './service/events.js';
+import { FaultQueue } from './transport/faults.js';
+import { FormTokens } from './pages/form-token.js';
+import { Gateway } from './transport/gateway.js';
+import { IdSource } from './service/ids.js';
+import { Ledger } from './service/ledger.js';
 import { assertObjectList, type SandboxSettings } from './options.js';
-import { checkCharge } from './rules.js';
+import { checkCharge } from './service/rules.js';
 import type { Sandbox } from './sandbox.js';
 import type { RecordedRequest } from './types.js';
 

@@ -18,7 +18,7 @@
  */
 import { assembleSandbox } from './assemble.js';
 import { SandboxError } from './errors.js';
-import { InProcessTransport, IN_PROCESS_URL } from './in-process.js';
+import { InProcessTransport, IN_PROCESS_URL } from './transport/in-process.js';
 import { readOptions, type InProcessSandboxOptions, type SandboxOptions } from './options.js';
 import type { InProcessSandbox, Sandbox } from './sandbox.js';
 
@@ -30,12 +30,12 @@ export type {
   WebhookAttemptListener,
   WebhookDelivery,
   WebhookDeliveryState,
-} from './delivery-types.js';
-export type { Fault, FaultKind, FaultTarget } from './faults.js';
+} from './webhooks/delivery-types.js';
+export type { Fault, FaultKind, FaultTarget } from './transport/faults.js';
 export type { InProcessSandboxOptions, SandboxOptions } from './options.js';
 export type { InProcessSandbox, Sandbox } from './sandbox.js';
-export { fakeCharge, fakeTransfer, type ChargeOverrides, type TransferOverrides } from './factories.js';
-export * from './envelopes.js';
+export { fakeCharge, fakeTransfer, type ChargeOverrides, type TransferOverrides } from './fakes/factories.js';
+export * from './service/envelopes.js';
 export type {
   ChargeCreateBody,
   ChargeItemRecord,
@@ -80,7 +80,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const settings = readOptions(options);
   const parts = assembleSandbox(settings);
   // Imported here, not at the top: node:http must not load where only createSandbox is used.
-  const { HOST, SandboxServer } = await import('./server.js');
+  const { HOST, SandboxServer } = await import('./transport/server.js');
   const server = new SandboxServer(parts.gateway);
   const port = await server.listen(settings.port);
   return parts.handle(`http://${HOST}:${port}`, () => server.close(), 'startSandbox');

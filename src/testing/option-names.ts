@@ -5,7 +5,7 @@
  * used. Only own enumerable string keys are checked and read, so a
  * `null`-prototype object works and inherited properties are ignored.
  */
-import { isPlainObject } from './rules.js';
+import { isPlainObject } from './service/rules.js';
 
 /**
  * The options' values, every known name an own key (`undefined` when not

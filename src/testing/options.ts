@@ -8,11 +8,11 @@ import {
   DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
 } from './defaults.js';
-import type { WebhookAttemptListener } from './delivery-types.js';
+import type { WebhookAttemptListener } from './webhooks/delivery-types.js';
 import { checkOptionNames } from './option-names.js';
-import { isPlainObject } from './rules.js';
+import { isPlainObject } from './service/rules.js';
 import type { SandboxAccount } from './types.js';
-import { hasReadableCredentials } from './webhook.js';
+import { hasReadableCredentials } from './webhooks/webhook.js';
 
 /**
  * Options of {@link startSandbox}; every one has a default.

@@ -1,6 +1,6 @@
 /** The handle of a sandbox: what {@link startSandbox} resolves to, and {@link createSandbox} returns with `fetch`. */
-import type { RedeliverOptions, ReleaseWebhooksOptions, WebhookDelivery } from './delivery-types.js';
-import type { Fault } from './faults.js';
+import type { RedeliverOptions, ReleaseWebhooksOptions, WebhookDelivery } from './webhooks/delivery-types.js';
+import type { Fault } from './transport/faults.js';
 import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, TransferRecord } from './types.js';
 
 /**

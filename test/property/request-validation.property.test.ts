@@ -12,8 +12,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../src/index.js';
-import { parseCents } from '../../src/testing/money.js';
-import { checkCharge, checkTransfer } from '../../src/testing/rules.js';
+import { parseCents } from '../../src/testing/service/money.js';
+import { checkCharge, checkTransfer } from '../../src/testing/service/rules.js';
 import { codePointLength, formatCents, listResponse, successResponse, wireClient } from '../helpers/wire.js';
 import { createdChargeJson, transferJson } from '../helpers/fixtures.js';
 

@@ -14,7 +14,7 @@ import { createCharge, createTransfer, sandbox } from './helpers.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
 const TSX = 'node_modules/.bin/tsx';
-const CLI = 'src/testing/cli.ts';
+const CLI = 'src/testing/cli/main.ts';
 
 /** A slow tsx start on a loaded machine, a few times per test. */
 const CLI_TEST_MS = 60_000;

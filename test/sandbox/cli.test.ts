@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
-const CLI = 'src/testing/cli.ts';
+const CLI = 'src/testing/cli/main.ts';
 /**
  * The command in one Node.js process, tsx loaded into it: the tsx command would
  * run it in a child and relay signals, and under load a relayed SIGTERM could

@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { equalBytes, equalInConstantTime } from '../../src/testing/constant-time.js';
+import { equalBytes, equalInConstantTime } from '../../src/testing/transport/constant-time.js';
 import { call, inProcessSandbox } from './helpers.js';
 
 // Called through, so every comparison still gives its answer; the spy shows which ones the sandbox makes.
-vi.mock('../../src/testing/constant-time.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/testing/constant-time.js')>();
+vi.mock('../../src/testing/transport/constant-time.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/testing/transport/constant-time.js')>();
   return { ...actual, equalInConstantTime: vi.fn(actual.equalInConstantTime) };
 });
 

@@ -1,6 +1,6 @@
 /** The command's lines about deliveries, from the records alone. */
 import { describe, expect, it } from 'vitest';
-import { deliveryLines } from '../../src/testing/delivery-lines.js';
+import { deliveryLines } from '../../src/testing/webhooks/delivery-lines.js';
 import { fakeCharge, type WebhookAttempt, type WebhookDelivery } from '../../src/testing/index.js';
 
 const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms);

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../../src/testing/defaults.js';
-import { type DeliverySettings, WebhookDeliveries } from '../../src/testing/deliveries.js';
+import { type DeliverySettings, WebhookDeliveries } from '../../src/testing/webhooks/deliveries.js';
 import type { SandboxEvent } from '../../src/testing/index.js';
 
 const event = { id: 'evt_1', type: 'payment_charge.created', created_at: '2025-01-01T00:00:00.000Z', data: {} };

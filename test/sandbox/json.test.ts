@@ -1,12 +1,12 @@
 /**
- * The sandbox's body reader (src/testing/json.ts) against `JSON.parse`, which
+ * The sandbox's body reader (src/testing/service/json.ts) against `JSON.parse`, which
  * it replaces for request bodies: the same value (key order, `__proto__`,
  * `-0`, lone surrogates) for every text `JSON.parse` reads, a `SyntaxError`
  * for every text it refuses, and each number's literal kept exactly as sent.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readJson } from '../../src/testing/json.js';
+import { readJson } from '../../src/testing/service/json.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 500);
 

@@ -4,8 +4,8 @@
  */
 import { encode } from 'uqr';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatAmount } from '../../src/testing/payment-page.js';
-import { qrisPayload } from '../../src/testing/qris-payload.js';
+import { escapeHtml, formatAmount } from '../../src/testing/pages/payment-page.js';
+import { qrisPayload } from '../../src/testing/pages/qris-payload.js';
 
 /** CRC-16/CCITT-FALSE written bit by bit, checked below against the standard check value. */
 function referenceCrc(text: string): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Router } from '../../src/testing/router.js';
+import { Router } from '../../src/testing/transport/router.js';
 
 const router = new Router<string>({
   'GET /v1/items': 'list items',

@@ -7,9 +7,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliveryLines } from '../../src/testing/delivery-lines.js';
+import { deliveryLines } from '../../src/testing/webhooks/delivery-lines.js';
 import type { WebhookDelivery } from '../../src/testing/index.js';
-import { maskedWebhookUrl } from '../../src/testing/webhook.js';
+import { maskedWebhookUrl } from '../../src/testing/webhooks/webhook.js';
 import { createCharge, inProcessSandbox, sandbox } from './helpers.js';
 import { webhookReceiver } from './webhook-receiver.js';
 

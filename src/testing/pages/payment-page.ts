@@ -8,7 +8,7 @@
 import { renderSVG } from 'uqr';
 import { TOKEN_FIELD } from './form-token.js';
 import { qrisPayload } from './qris-payload.js';
-import type { ChargeRecord } from './types.js';
+import type { ChargeRecord } from '../types.js';
 
 /** What a rendered page is: its HTML and the policy that goes with its nonce. */
 export interface RenderedPage {

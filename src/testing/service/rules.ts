@@ -5,7 +5,7 @@
  */
 import type { JsonBody } from './json.js';
 import { parseCents } from './money.js';
-import type { PaymentMethodType } from './types.js';
+import type { PaymentMethodType } from '../types.js';
 
 /** Dotted field name -> messages, the shape of the `fail` envelope. */
 type FieldErrors = Record<string, string[]>;

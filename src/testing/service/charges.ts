@@ -1,10 +1,10 @@
-import { SandboxError } from './errors.js';
+import { SandboxError } from '../errors.js';
 import type { EventLog } from './events.js';
 import { newVirtualAccountNumber, type IdSource } from './ids.js';
 import { formatCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { ChargeInput } from './rules.js';
-import type { ChargeRecord, ChargeStatus, PaymentMethodType, SandboxEventType } from './types.js';
+import type { ChargeRecord, ChargeStatus, PaymentMethodType, SandboxEventType } from '../types.js';
 
 /** 0.7 % of a QRIS amount, rounded half up to the cent. */
 const qrisFee = (amount: bigint): bigint => (amount * 7n + 500n) / 1000n;

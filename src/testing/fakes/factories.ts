@@ -7,7 +7,7 @@
  * request (factory-checks.ts). To mimic a field the service adds later,
  * spread the result: `{ ...fakeCharge(), new_field: 1 }`.
  */
-import { chargeFee, DEFAULT_ACCOUNT_NAME, DEFAULT_EXPIRY_MS } from './charges.js';
+import { chargeFee, DEFAULT_ACCOUNT_NAME, DEFAULT_EXPIRY_MS } from '../service/charges.js';
 import {
   currency,
   datetime,
@@ -23,10 +23,10 @@ import {
   text,
   url,
 } from './factory-checks.js';
-import { newVirtualAccountNumber } from './ids.js';
-import { checkOptionNames } from './option-names.js';
-import { formatCents } from './money.js';
-import type { ChargeRecord, ChargeStatus, PaymentMethodType, TransferRecord } from './types.js';
+import { newVirtualAccountNumber } from '../service/ids.js';
+import { checkOptionNames } from '../option-names.js';
+import { formatCents } from '../service/money.js';
+import type { ChargeRecord, ChargeStatus, PaymentMethodType, TransferRecord } from '../types.js';
 
 /** The customer details of a charge: each field optional. */
 type CustomerOverrides = Partial<NonNullable<ChargeRecord['customer_details']>>;

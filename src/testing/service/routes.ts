@@ -10,16 +10,16 @@
  * them inside this file.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
-import { isControlPath, serveControl } from './control-routes.js';
-import type { SandboxControls } from './controls.js';
-import { serveDashboard } from './dashboard-routes.js';
+import { isControlPath, serveControl } from '../control/control-routes.js';
+import type { SandboxControls } from '../control/controls.js';
+import { serveDashboard } from '../pages/dashboard-routes.js';
 import { successEnvelope } from './envelopes.js';
-import { errorReply, failReply, type Reply } from './http.js';
-import type { FormTokens, RequestSite } from './form-token.js';
+import { errorReply, failReply, type Reply } from '../transport/http.js';
+import type { FormTokens, RequestSite } from '../pages/form-token.js';
 import type { Ledger } from './ledger.js';
 import { givenOrderPage, pageRequest, type Page, type PageRequest } from './page.js';
-import { servePaymentPage } from './payment-routes.js';
-import { decodeSegment, Router, type PathParams } from './router.js';
+import { servePaymentPage } from '../pages/payment-routes.js';
+import { decodeSegment, Router, type PathParams } from '../transport/router.js';
 import { readJson, type JsonBody } from './json.js';
 import { checkCharge, checkTransfer, isPlainObject } from './rules.js';
 

@@ -3,7 +3,7 @@
  * response it becomes, the request target split, the body limit. Nothing here
  * needs Node.js, so the in-process sandbox runs wherever `fetch` does.
  */
-import { errorEnvelope } from './envelopes.js';
+import { errorEnvelope } from '../service/envelopes.js';
 
 /** A response the service decided on, written by a transport (or withheld by a fault). */
 export interface Reply {

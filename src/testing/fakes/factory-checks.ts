@@ -7,10 +7,10 @@
  * Each check returns the value as the sandbox serves it (money as
  * `"10000.00"`, times in UTC, currency in lower case).
  */
-import { checkOptionNames } from './option-names.js';
-import { formatCents, parseCents } from './money.js';
-import { CLIENT_REFERENCE_ID_MAX, codePoints, DESCRIPTION_MAX, EMAIL, parseIsoDatetime } from './rules.js';
-import type { ChargeItemRecord } from './types.js';
+import { checkOptionNames } from '../option-names.js';
+import { formatCents, parseCents } from '../service/money.js';
+import { CLIENT_REFERENCE_ID_MAX, codePoints, DESCRIPTION_MAX, EMAIL, parseIsoDatetime } from '../service/rules.js';
+import type { ChargeItemRecord } from '../types.js';
 
 /** An override object, its names already checked: every known name an own key. */
 export type Fields = Record<string, unknown>;

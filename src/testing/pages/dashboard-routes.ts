@@ -12,13 +12,13 @@
  * Everything works with JavaScript off. The in-process sandbox serves it too,
  * where only its caller's `fetch` can reach it.
  */
-import type { ChargeBook } from './charges.js';
-import type { SandboxControls } from './controls.js';
+import type { ChargeBook } from '../service/charges.js';
+import type { SandboxControls } from '../control/controls.js';
 import { dashboardPage } from './dashboard-page.js';
-import { SandboxError } from './errors.js';
+import { SandboxError } from '../errors.js';
 import { TOKEN_FIELD, type FormTokens, type RequestSite } from './form-token.js';
-import type { Reply } from './http.js';
-import type { Ledger } from './ledger.js';
+import type { Reply } from '../transport/http.js';
+import type { Ledger } from '../service/ledger.js';
 import { messagePage } from './payment-page.js';
 import { FORM_TYPE, htmlReply } from './payment-routes.js';
 

@@ -1,5 +1,5 @@
 import type { IdSource } from './ids.js';
-import type { ChargeRecord, SandboxEvent, SandboxEventType } from './types.js';
+import type { ChargeRecord, SandboxEvent, SandboxEventType } from '../types.js';
 
 /** Every event, oldest first, each handed to `deliver` as it is recorded. */
 export class EventLog {

@@ -4,16 +4,16 @@
  * of a real service would, and the rest goes to the service. The two transports
  * (node:http in `server.ts`, `fetch` in `in-process.ts`) only translate.
  */
-import { isControlPath } from './control-routes.js';
+import { isControlPath } from '../control/control-routes.js';
 import { equalInConstantTime } from './constant-time.js';
-import { errorEnvelope } from './envelopes.js';
+import { errorEnvelope } from '../service/envelopes.js';
 import type { Fault, FaultQueue } from './faults.js';
-import type { RequestSite } from './form-token.js';
+import type { RequestSite } from '../pages/form-token.js';
 import { BODY_LIMIT, errorReply, splitTarget, toWire, type WireResponse } from './http.js';
-import type { IdSource } from './ids.js';
-import { serve, type ServiceState } from './routes.js';
+import type { IdSource } from '../service/ids.js';
+import { serve, type ServiceState } from '../service/routes.js';
 import { Sleeps } from './sleeps.js';
-import type { RecordedRequest } from './types.js';
+import type { RecordedRequest } from '../types.js';
 
 /** A request as it arrives, before its body is read. */
 interface ArrivingRequest {

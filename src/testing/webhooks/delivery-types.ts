@@ -1,5 +1,5 @@
 /** The public shapes of webhook deliveries: what `sandbox.deliveries` holds and what its helpers take. */
-import type { SandboxEvent, SandboxEventType } from './types.js';
+import type { SandboxEvent, SandboxEventType } from '../types.js';
 
 /**
  * Where a delivery stands:

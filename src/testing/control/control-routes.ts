@@ -8,13 +8,13 @@
  * sandbox's own channel, not the service's traffic.
  */
 import type { SandboxControls } from './controls.js';
-import { successEnvelope } from './envelopes.js';
-import { SandboxError } from './errors.js';
-import { errorReply, type Reply } from './http.js';
-import { checkOptionNames } from './option-names.js';
-import { decodeSegment, Router, type PathParams } from './router.js';
-import type { RedeliverOptions } from './delivery-types.js';
-import { VERSION } from '../version.js';
+import { successEnvelope } from '../service/envelopes.js';
+import { SandboxError } from '../errors.js';
+import { errorReply, type Reply } from '../transport/http.js';
+import { checkOptionNames } from '../option-names.js';
+import { decodeSegment, Router, type PathParams } from '../transport/router.js';
+import type { RedeliverOptions } from '../webhooks/delivery-types.js';
+import { VERSION } from '../../version.js';
 
 /** Where the control surface lives on the sandbox's port. */
 const CONTROL_PREFIX = '/_sandbox/';

@@ -2,7 +2,7 @@
  * Money is held as integer cents in a `bigint`, so balances never drift and
  * no amount is too large to add exactly.
  */
-import { BODY_LIMIT } from './http.js';
+import { BODY_LIMIT } from '../transport/http.js';
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 

@@ -9,10 +9,10 @@
  * or did not answer; 2 the command line was wrong (usage printed).
  */
 import { parseArgs } from 'node:util';
-import { deliveryListing } from './delivery-lines.js';
-import type { WebhookAttempt, WebhookDelivery } from './delivery-types.js';
-import { formatAmount } from './payment-page.js';
-import type { ChargeRecord, SandboxEvent, TransferRecord } from './types.js';
+import { deliveryListing } from '../webhooks/delivery-lines.js';
+import type { WebhookAttempt, WebhookDelivery } from '../webhooks/delivery-types.js';
+import { formatAmount } from '../pages/payment-page.js';
+import type { ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
 
 /** The key a sandbox accepts when started without one. */
 const DEFAULT_KEY = 'sk_test_sandbox';

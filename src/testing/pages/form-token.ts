@@ -9,7 +9,7 @@
  * would need Web Crypto's asynchronous API in a service that answers
  * synchronously, and a sandbox holds few forms.
  */
-import { equalInConstantTime } from './constant-time.js';
+import { equalInConstantTime } from '../transport/constant-time.js';
 
 /** The name of the hidden field a form's token travels in (`<input type="hidden" name="token" value="…">`). */
 export const TOKEN_FIELD = 'token';

@@ -10,10 +10,10 @@ import type {
   WebhookAttemptListener,
   WebhookDelivery,
 } from './delivery-types.js';
-import { SandboxError } from './errors.js';
-import { checkOptionNames } from './option-names.js';
-import { Sleeps } from './sleeps.js';
-import type { SandboxEvent } from './types.js';
+import { SandboxError } from '../errors.js';
+import { checkOptionNames } from '../option-names.js';
+import { Sleeps } from '../transport/sleeps.js';
+import type { SandboxEvent } from '../types.js';
 import { type AttemptOutcome, attemptDelivery, webhookTarget, type WebhookTarget } from './webhook.js';
 
 /** How deliveries are made: where to, when to retry, how long an attempt may take, who hears of each. */

@@ -5,7 +5,7 @@
  * `fetch`, and its only timers are the gateway's (`delay` faults), which fake
  * timers move.
  */
-import { SandboxError } from './errors.js';
+import { SandboxError } from '../errors.js';
 import type { Connection, Gateway } from './gateway.js';
 import type { WireResponse } from './http.js';
 

@@ -1,9 +1,9 @@
-import { SandboxError } from './errors.js';
+import { SandboxError } from '../errors.js';
 import type { IdSource } from './ids.js';
 import { formatCents, parseCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { AccountLookup, TransferInput } from './rules.js';
-import type { SandboxAccount, TransferRecord } from './types.js';
+import type { SandboxAccount, TransferRecord } from '../types.js';
 
 interface Account {
   readonly id: string;

@@ -4,12 +4,12 @@
  * (cli-control.ts), acts on one that is running.
  */
 import { parseArgs } from 'node:util';
-import { runSubcommand, SUBCOMMAND_USAGE } from './cli-control.js';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './defaults.js';
-import { deliveryLines } from './delivery-lines.js';
-import { startSandbox } from './index.js';
-import { isWebhookUrl, webhookCredentialsMessage } from './options.js';
-import { hasReadableCredentials, maskedWebhookUrl } from './webhook.js';
+import { runSubcommand, SUBCOMMAND_USAGE } from './subcommands.js';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../defaults.js';
+import { deliveryLines } from '../webhooks/delivery-lines.js';
+import { startSandbox } from '../index.js';
+import { isWebhookUrl, webhookCredentialsMessage } from '../options.js';
+import { hasReadableCredentials, maskedWebhookUrl } from '../webhooks/webhook.js';
 
 const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>]
                      [--webhook-url <url> [--webhook-retry-delays <ms,...>]]

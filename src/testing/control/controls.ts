@@ -3,13 +3,13 @@
  * helpers the handle offers and the control surface (`/_sandbox/…`) serves,
  * written once so the two answer alike. Synchronous, as the service is.
  */
-import type { ChargeBook } from './charges.js';
-import type { ExpiryTimer, SandboxClock } from './clock.js';
-import type { WebhookDeliveries } from './deliveries.js';
-import type { RedeliverOptions, WebhookDelivery } from './delivery-types.js';
-import type { EventLog } from './events.js';
-import type { Ledger } from './ledger.js';
-import type { ChargeRecord, SandboxEvent, TransferRecord } from './types.js';
+import type { ChargeBook } from '../service/charges.js';
+import type { ExpiryTimer, SandboxClock } from '../service/clock.js';
+import type { WebhookDeliveries } from '../webhooks/deliveries.js';
+import type { RedeliverOptions, WebhookDelivery } from '../webhooks/delivery-types.js';
+import type { EventLog } from '../service/events.js';
+import type { Ledger } from '../service/ledger.js';
+import type { ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
 
 /** The parts of one sandbox the controls act on. */
 export interface ControlParts {

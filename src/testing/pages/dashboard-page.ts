@@ -10,10 +10,10 @@
  * inside `<noscript>` reloads it; with JavaScript on a script under the page's
  * nonce fetches it again and swaps `<main>` in, so the reader keeps their place.
  */
-import type { WebhookAttempt, WebhookDelivery } from './delivery-types.js';
+import type { WebhookAttempt, WebhookDelivery } from '../webhooks/delivery-types.js';
 import { TOKEN_FIELD } from './form-token.js';
 import { documentOf, escapeHtml, formatAmount, type RenderedPage } from './payment-page.js';
-import type { ChargeRecord, SandboxAccount, SandboxEvent, TransferRecord } from './types.js';
+import type { ChargeRecord, SandboxAccount, SandboxEvent, TransferRecord } from '../types.js';
 
 /** Seconds between two refreshes of the page. */
 export const REFRESH_SECONDS = 5;

@@ -8,12 +8,12 @@
  * carry its page's token and come from the sandbox's own origin
  * (form-token.ts), else 403: another site cannot press it.
  */
-import type { ChargeBook } from './charges.js';
+import type { ChargeBook } from '../service/charges.js';
 import { TOKEN_FIELD, type FormTokens, type RequestSite } from './form-token.js';
-import type { Reply } from './http.js';
+import type { Reply } from '../transport/http.js';
 import { messagePage, paymentPage, qrCodeSvg, type RenderedPage } from './payment-page.js';
-import { decodeSegment, Router, type PathParams } from './router.js';
-import type { ChargeRecord } from './types.js';
+import { decodeSegment, Router, type PathParams } from '../transport/router.js';
+import type { ChargeRecord } from '../types.js';
 
 /** What the page routes read of a request whose body has been read (any transport). */
 interface PaymentPageRequest {

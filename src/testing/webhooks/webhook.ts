@@ -8,7 +8,7 @@
  * `Authorization: Basic` header to the URL without them, and the password is
  * never shown (the command prints the URL masked, errors are masked).
  */
-import type { SandboxEvent } from './types.js';
+import type { SandboxEvent } from '../types.js';
 
 /** Where deliveries go, once a webhook URL's credentials are taken out of it. */
 export interface WebhookTarget {
