@@ -2,7 +2,9 @@
 // module importing only from its own floor or a lower one. Every import
 // counts, `import type` and `export … from` included (a circle of types alone
 // still ties the modules' order together), and so do `import('./x.js')` and
-// `typeof import('./x.js')`. The imports are read with the TypeScript parser,
+// `typeof import('./x.js')`. Two folders have boundaries: src/testing (the
+// sandbox) imports no SDK module, and src/shared imports nothing at all
+// (BOUNDARIES). The imports are read with the TypeScript parser,
 // nothing is compiled. Run: npx tsx scripts/check-layers.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
@@ -261,9 +263,67 @@ function shortestCircle(start: string, group: ReadonlySet<string>, edges: Readon
   return [start, start];
 }
 
+/**
+ * A folder of src/ that may import only from the folders (or files) named:
+ * every specifier of its files, packages included, must resolve inside one of
+ * them. `reason` says why, in the failure.
+ */
+export interface Boundary {
+  /** The folder, relative to src/: `testing`. */
+  readonly folder: string;
+  /** What its files may import, relative to src/: folders end with `/`, files with `.ts`. */
+  readonly mayImport: readonly string[];
+  /** Whether a package (`zod`, `node:http`) may be imported. */
+  readonly packages: boolean;
+  readonly reason: string;
+}
+
+/**
+ * src/'s boundaries: the sandbox never imports the SDK (it is the service the
+ * SDK is tested against, so sharing a rule would hide a bug on both sides), and
+ * what both need (money read without floating point, "did you mean") lives in
+ * src/shared/, which imports nothing at all.
+ */
+export const BOUNDARIES: readonly Boundary[] = [
+  {
+    folder: 'shared',
+    mayImport: ['shared/'],
+    packages: false,
+    reason: 'src/shared is imported by the SDK and the sandbox alike, so it imports nothing',
+  },
+  {
+    folder: 'testing',
+    mayImport: ['testing/', 'shared/', 'version.ts'],
+    packages: true,
+    reason: 'the sandbox never imports the SDK: what both need goes in src/shared',
+  },
+];
+
+/** Each import of `sources` (paths relative to src/) that crosses a boundary, one line each. */
+export function boundaryProblems(sources: ReadonlyMap<string, string>, boundaries: readonly Boundary[]): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of sources) {
+    const boundary = boundaries.find(({ folder }) => file.startsWith(`${folder}/`));
+    if (boundary === undefined) continue;
+    for (const specifier of specifiersOf(file, text)) {
+      if (!specifier.startsWith('.')) {
+        if (!boundary.packages) problems.push(`${file} imports ${specifier}: ${boundary.reason}`);
+        continue;
+      }
+      const target = posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts');
+      const inside = boundary.mayImport.some((allowed) =>
+        allowed.endsWith('/') ? target.startsWith(allowed) : target === allowed,
+      );
+      if (!inside) problems.push(`${file} imports ${target}: ${boundary.reason}`);
+    }
+  }
+  return problems;
+}
+
 /** src/ read and checked: the problems, one line each. */
 export function checkSource(src: string): string[] {
-  return checkLayers(importGraph(readSources(src)), SRC_RULES);
+  const sources = readSources(src);
+  return [...checkLayers(importGraph(sources), SRC_RULES), ...boundaryProblems(sources, BOUNDARIES)];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
@@ -272,5 +332,8 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
   for (const problem of problems) console.error(problem);
   if (problems.length > 0) process.exit(1);
   for (const { from, to, why } of ALLOWED_FOR_NOW) console.log(`allowed for now: ${from} imports ${to} (${why})`);
-  console.log(`src/: no import circle, and src/core imports from no higher floor (${CORE_FLOORS.length} floors)`);
+  console.log(
+    `src/: no import circle, src/core imports from no higher floor (${CORE_FLOORS.length} floors), ` +
+      'src/testing imports no SDK module, and src/shared imports nothing',
+  );
 }

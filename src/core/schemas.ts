@@ -25,6 +25,7 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
+import { DECIMAL, normalizeMoney } from '../shared/money.js';
 import { unknownFieldMessage } from './closest-names.js';
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
@@ -232,34 +233,6 @@ type Field<At extends string, K extends string> = At extends '' ? K : `${At}.${K
 // Money, one rule both ways: a response's amount is normalised to a
 // two-decimal string without floating point, and a request's is checked to
 // survive the trip as a JSON number, with a message saying how to write it.
-
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
-const CANONICAL = /^-?(?:0|[1-9]\d*)\.\d\d$/;
-
-/**
- * Money as a string with exactly two fractional digits: `10000` and `"10000"`
- * both become `"10000.00"`. Undefined when the value is not a finite decimal or
- * would lose a non-zero digit beyond the cents.
- */
-export function normalizeMoney(value: number | string): string | undefined {
-  let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return undefined;
-    // BigInt prints large integers without an exponent; String() gives the
-    // shortest round-tripping form of the rest (and an exponent, refused, for
-    // values far below a cent).
-    text = Number.isInteger(value) ? BigInt(value).toString() : String(value);
-  } else {
-    // The usual answer ("10000.00") is already normal: skip the rewrite.
-    if (CANONICAL.test(value)) return value;
-    text = value;
-  }
-  const match = DECIMAL.exec(text);
-  if (!match) return undefined;
-  const [, sign = '', whole = '', fraction = ''] = match;
-  if (/[1-9]/.test(fraction.slice(2))) return undefined;
-  return `${sign}${whole.replace(/^0+(?=\d)/, '')}.${fraction.padEnd(2, '0').slice(0, 2)}`;
-}
 
 /**
  * From 2^46 (about 70 trillion) on, two amounts a cent apart can parse to the

@@ -1,10 +1,11 @@
 /**
- * The sandbox's options checked by name, as the SDK checks its own (the
- * sandbox never imports the SDK, so this is its own small copy): a misspelt
+ * The sandbox's options checked by name, as the SDK checks its own, with the
+ * same suggestions (src/shared/closest-names.ts, which both import): a misspelt
  * option (`webhookURL`, `api_key`) would otherwise be ignored and its default
  * used. Only own enumerable string keys are checked and read, so a
  * `null`-prototype object works and inherited properties are ignored.
  */
+import { closestNames } from '../shared/closest-names.js';
 import { isPlainObject } from './service/rules.js';
 
 /**
@@ -39,36 +40,4 @@ function unknownMessage(name: string, known: readonly string[], what: string): s
       ? `: did you mean ${closest.map((option) => `"${option}"`).join(' or ')}?`
       : `; known ${what}s: ${known.join(', ')}`;
   return `Unknown ${what} ${JSON.stringify(shown)}${hint}`;
-}
-
-/** Case, `_` and `-` ignored; within a third of the known name's length in edits (at least one). */
-function closestNames(name: string, known: readonly string[]): string[] {
-  const fold = (text: string) => text.toLowerCase().replace(/[_-]/g, '');
-  const typed = fold(name);
-  let best = Infinity;
-  let closest: string[] = [];
-  // No known name is near 40 characters: a longer one is no typo, and needs no table.
-  for (const option of typed.length < 40 ? known : []) {
-    const distance = editDistance(typed, fold(option));
-    if (distance > Math.max(1, option.length / 3) || distance > best) continue;
-    if (distance < best) closest = [];
-    best = distance;
-    closest.push(option);
-  }
-  return closest;
-}
-
-/** Damerau-Levenshtein distance (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    const row: number[] = (rows[i] = [i]);
-    for (let j = 1; j <= b.length; j++) {
-      const above = rows[i - 1];
-      row[j] = above ? Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)) : j;
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
-    }
-  }
-  return rows[a.length]![b.length]!;
 }

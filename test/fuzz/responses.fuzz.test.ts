@@ -25,7 +25,7 @@ import {
   ResponseBodyError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { normalizeMoney } from '../../src/core/schemas.js';
+import { normalizeMoney } from '../../src/shared/money.js';
 import { wireClient } from '../helpers/wire.js';
 import { chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';
 

@@ -3,7 +3,15 @@
 // src/ itself keeps both rules.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkLayers, checkSource, importGraph, type LayerRules, specifiersOf } from '../../scripts/check-layers.js';
+import {
+  BOUNDARIES,
+  boundaryProblems,
+  checkLayers,
+  checkSource,
+  importGraph,
+  type LayerRules,
+  specifiersOf,
+} from '../../scripts/check-layers.js';
 
 const sources = (files: Record<string, string>) => new Map(Object.entries(files));
 
@@ -106,6 +114,30 @@ describe('checkLayers', () => {
     const fixed = importGraph(sources({ 'core/a.ts': '', 'core/b.ts': '', 'core/c.ts': '' }));
     expect(checkLayers(fixed, { ...rules, allowed })).toEqual([
       'core/a.ts no longer imports core/b.ts: take its entry out of ALLOWED_FOR_NOW in scripts/check-layers.ts',
+    ]);
+  });
+});
+
+describe('boundaryProblems', () => {
+  it('refuses a sandbox import of an SDK module, and any import at all from src/shared', () => {
+    const problems = boundaryProblems(
+      sources({
+        'testing/service/money.ts':
+          "import { normalizeMoney } from '../../shared/money.js';\nimport { x } from '../../core/schemas.js';",
+        'testing/index.ts': "import { VERSION } from '../version.js';\nimport { http } from 'node:http';",
+        'shared/money.ts':
+          "import { z } from 'zod/mini';\nimport { y } from '../core/errors.js';\nimport { n } from './names.js';",
+        'core/schemas.ts':
+          "import { normalizeMoney } from '../shared/money.js';\nimport { y } from '../testing/index.js';",
+      }),
+      BOUNDARIES,
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^testing\/service\/money\.ts imports core\/schemas\.ts: the sandbox never imports the SDK/,
+      ),
+      expect.stringMatching(/^shared\/money\.ts imports zod\/mini: /),
+      expect.stringMatching(/^shared\/money\.ts imports core\/errors\.ts: /),
     ]);
   });
 });

@@ -2,9 +2,8 @@
  * Money is held as integer cents in a `bigint`, so balances never drift and
  * no amount is too large to add exactly.
  */
+import { normalizeMoney } from '../../shared/money.js';
 import { BODY_LIMIT } from '../transport/http.js';
-
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /**
  * Reads a wire amount: a JSON number or a decimal string. A JSON number is
@@ -14,25 +13,11 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
  * decimal places (trailing zeros beyond two places are tolerated: "1.500").
  */
 export function parseCents(value: unknown, literal?: string): bigint | undefined {
-  let text: string;
-  if (typeof value === 'number') {
-    if (literal !== undefined) return literalCents(literal);
-    if (!Number.isFinite(value)) return undefined;
-    // Integral doubles convert exactly; String() would switch to exponent form at 1e21.
-    if (Number.isInteger(value)) return BigInt(value) * 100n;
-    text = String(value);
-  } else if (typeof value === 'string') {
-    text = value;
-  } else {
-    return undefined;
-  }
-  const match = DECIMAL.exec(text);
-  if (!match) return undefined;
-  const [, sign, whole = '0', rawFraction = ''] = match;
-  const fraction = rawFraction.replace(/0+$/, '');
-  if (fraction.length > 2) return undefined;
-  const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
-  return sign === '-' ? -cents : cents;
+  if (typeof value === 'number' && literal !== undefined) return literalCents(literal);
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+  // The SDK's own reading (src/shared/money.ts), so both sides agree on every amount.
+  const normal = normalizeMoney(value);
+  return normal === undefined ? undefined : BigInt(normal.replace('.', ''));
 }
 
 const JSON_NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
