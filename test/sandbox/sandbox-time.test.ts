@@ -4,26 +4,10 @@
  * over HTTP and in process).
  */
 import { describe, expect, it } from 'vitest';
-import { clockNote, durationText } from '../../src/testing/pages/sandbox-time.js';
+import { clockNote } from '../../src/testing/pages/sandbox-time.js';
 import { call, inProcessSandbox, sandbox } from './helpers.js';
 
 const T0 = new Date('2025-03-01T10:00:00.000Z');
-
-describe('durationText', () => {
-  it.each([
-    [0, '0 ms'],
-    [1, '1 ms'],
-    [1_500, '1 s 500 ms'],
-    [90_000, '1 min 30 s'],
-    [15 * 60_000, '15 min'],
-    [3_600_000 + 500, '1 h'],
-    [26 * 3_600_000, '1 d 2 h'],
-    [3 * 86_400_000 + 59_000, '3 d'],
-    [365 * 86_400_000, '365 d'],
-  ])('%s ms reads %s: its largest unit, and the next one down unless it is zero', (ms, text) => {
-    expect(durationText(ms)).toBe(text);
-  });
-});
 
 describe('clockNote', () => {
   it.each([
@@ -33,6 +17,19 @@ describe('clockNote', () => {
     [{ realClock: false, advancedMs: 7_200_000 }, " (the now option's clock plus 2 h)"],
   ])('%o reads %j', (time, note) => {
     expect(clockNote({ now: T0.toISOString(), ...time })).toBe(note);
+  });
+
+  it.each([
+    [1, '1 ms'],
+    [1_500, '1 s 500 ms'],
+    [90_000, '1 min 30 s'],
+    [15 * 60_000, '15 min'],
+    [3_600_000 + 500, '1 h'],
+    [26 * 3_600_000, '1 d 2 h'],
+    [3 * 86_400_000 + 59_000, '3 d'],
+    [365 * 86_400_000, '365 d'],
+  ])('says %s ms as %s: its largest unit, and the next one down unless it is zero', (advancedMs, text) => {
+    expect(clockNote({ now: T0.toISOString(), realClock: true, advancedMs })).toBe(` (${text} ahead of real time)`);
   });
 });
 

@@ -32,15 +32,15 @@ const UNITS: readonly [string, number][] = [
 ];
 
 /** `ms` for people, in its largest unit and the next one down when that is not zero: `1 d 2 h`, `15 min`, `1 min 30 s`. */
-export function durationText(ms: number): string {
+function durationText(ms: number): string {
   let rest = ms;
   const parts = UNITS.map(([unit, size]) => {
     const count = Math.floor(rest / size);
     rest -= count * size;
     return [count, unit] as const;
   });
+  // advanceClock moves by at least 1 ms, so some part is above zero.
   const first = parts.findIndex(([count]) => count > 0);
-  if (first === -1) return '0 ms';
   return parts
     .slice(first, first + 2)
     .filter(([count]) => count > 0)

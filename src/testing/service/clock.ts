@@ -15,7 +15,7 @@ import { shown } from '../describe-value.js';
  * year: past year 9999 `toISOString()` writes `+010000-…`, which ISO 8601
  * readers refuse, and past the last `Date` (year 275760) it throws.
  */
-export const LATEST_SANDBOX_TIME = Date.parse('9999-01-01T00:00:00.000Z');
+const LATEST_SANDBOX_TIME = Date.parse('9999-01-01T00:00:00.000Z');
 
 /** The earliest, `0000-01-01T00:00:00.000Z`: before it `toISOString()` writes `-000001-…`. */
 const EARLIEST_SANDBOX_TIME = Date.parse('0000-01-01T00:00:00.000Z');
