@@ -53,7 +53,8 @@ console.log(
   `  transfers made: ${sandbox.transfers().length} (the first response was dropped; the retry did not pay twice)`,
 );
 
-// 5. Balances, to the cent.
+// 5. Balances, to the cent: the merchant's holds the paid QRIS charge less its
+//    0.7 % fee, less the transfer.
 console.log(`\nBalances: merchant ${sandbox.balance('acc_merchant')}, partner ${sandbox.balance('acc_partner')}`);
 
 await sandbox.close();

@@ -37,7 +37,8 @@ describe('examples', () => {
     expect(out).toMatch(/QRIS charge ch_\w+: 25000\.00 idr, pending/);
     expect(out).toMatch(/is now success, paid at \d{4}-/);
     expect(out).toContain('transfers made: 1');
-    expect(out).toContain('Balances: merchant 900000.00, partner 100000.00');
+    // The merchant's: the paid 25000.00 QRIS charge less its 175.00 fee, less the 100000.00 transfer.
+    expect(out).toContain('Balances: merchant 924825.00, partner 100000.00');
   });
 
   test('create-qris-charge.ts creates a pending QRIS charge with a QR code', async () => {

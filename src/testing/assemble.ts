@@ -49,13 +49,18 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
     charges.sweep();
     expiryTimer.arm(charges.nextExpiry);
   });
-  const charges = new ChargeBook(now, ids, events, (at) => expiryTimer.arm(at));
   const ledger = new Ledger(settings.accounts, settings.account, now, ids);
+  const charges = new ChargeBook(now, ids, events, {
+    onNextExpiry: (at) => expiryTimer.arm(at),
+    // The sandbox's choice (the spec shows no settlement): a paid charge credits the caller's account at once.
+    onPaid: (settlement) => ledger.credit(ledger.sourceAccountId, settlement),
+  });
   const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger });
   const faults = new FaultQueue();
   const requests: RecordedRequest[] = [];
   const state = {
     baseUrl: '',
+    clock,
     ledger,
     charges,
     controls,
@@ -78,15 +83,19 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       url,
       apiKey,
       balance: (accountId) => whileOpen('balance', () => controls.balance(accountId)),
+      addAccount: (account) => whileOpen('addAccount', () => controls.addAccount(account)),
+      fund: (accountId, amount) => whileOpen('fund', () => controls.fund(accountId, amount)),
+      accounts: () => whileOpen('accounts', () => controls.accounts()),
       payCharge: async (id) => whileOpen('payCharge', () => controls.payCharge(id)),
       failCharge: async (id) => whileOpen('failCharge', () => controls.failCharge(id)),
       expireCharge: async (id) => whileOpen('expireCharge', () => controls.expireCharge(id)),
       advanceClock: async (ms) => whileOpen('advanceClock', () => controls.advanceClock(ms)),
+      now: () => whileOpen('now', () => controls.now()),
       charges: () => whileOpen('charges', () => controls.charges()),
       seedCharges(count, template = {}) {
         whileOpen('seedCharges', () => {
           if (!(Number.isSafeInteger(count) && count >= 0)) throw new TypeError('count must be a non-negative integer');
-          const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template });
+          const checked = checkCharge({ payment_method: 'qris', amount: 10_000, ...template }, undefined, now());
           if (!checked.ok) throw new TypeError(`Invalid charge template: ${JSON.stringify(checked.errors)}`);
           for (let i = 0; i < count; i++) charges.seed(checked.value);
         });

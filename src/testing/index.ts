@@ -37,10 +37,12 @@ export type { InProcessSandbox, Sandbox } from './sandbox.js';
 export { fakeCharge, fakeTransfer, type ChargeOverrides, type TransferOverrides } from './fakes/factories.js';
 export * from './service/envelopes.js';
 export type {
+  AccountRecord,
   ChargeCreateBody,
   ChargeItemRecord,
   ChargeRecord,
   ChargeStatus,
+  NewAccount,
   PaymentMethodType,
   RecordedRequest,
   SandboxAccount,

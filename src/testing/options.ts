@@ -79,7 +79,10 @@ export interface SandboxOptions {
    * move it: {@link Sandbox.advanceClock} adds to what `now()` returns (the
    * sandbox's time is `now()` plus every advance so far) and expires what
    * falls due; moving your own clock expires charges at the next read or
-   * change of a charge (a request, a helper).
+   * change of a charge (a request, a helper). It must return a valid `Date`
+   * from year 0000 to `9999-01-01T00:00:00.000Z`, the sandbox's latest time
+   * (advances included). Outside it, starting the sandbox throws a
+   * `TypeError`; once started, its helpers throw one and its requests answer 500.
    *
    * @example
    * ```ts

@@ -1,15 +1,24 @@
 /** The handle of a sandbox: what {@link startSandbox} resolves to, and {@link createSandbox} returns with `fetch`. */
 import type { RedeliverOptions, ReleaseWebhooksOptions, WebhookDelivery } from './webhooks/delivery-types.js';
 import type { Fault } from './transport/faults.js';
-import type { ChargeCreateBody, ChargeRecord, RecordedRequest, SandboxEvent, TransferRecord } from './types.js';
+import type {
+  AccountRecord,
+  ChargeCreateBody,
+  ChargeRecord,
+  NewAccount,
+  RecordedRequest,
+  SandboxEvent,
+  TransferRecord,
+} from './types.js';
 
 /**
  * A running sandbox, returned by {@link startSandbox} (and, with `fetch`, by
  * {@link createSandbox}). After {@link Sandbox.close},
- * every helper that reads or changes its state (`balance`, `payCharge`,
- * `failCharge`, `expireCharge`, `advanceClock`, `seedCharges`, `addPayouts`,
- * `charges`, `transfers`, `inject`, `clearFaults`, `redeliver`,
- * `holdWebhooks`, `releaseWebhooks`) throws (or rejects with) a
+ * every helper that reads or changes its state (`balance`, `addAccount`,
+ * `fund`, `accounts`, `payCharge`, `failCharge`, `expireCharge`, `now`,
+ * `advanceClock`, `seedCharges`, `addPayouts`, `charges`, `transfers`,
+ * `inject`, `clearFaults`, `redeliver`, `holdWebhooks`, `releaseWebhooks`)
+ * throws (or rejects with) a
  * {@link SandboxError}; the records of what happened (`events`, `requests`,
  * `deliveries`, `webhookFailures`) stay readable for assertions, and
  * `webhooksSettled()` resolves at once.
@@ -33,6 +42,45 @@ export interface Sandbox {
    * @throws {@link SandboxError} when there is no such account, or {@link SandboxError} once the sandbox is closed.
    */
   balance(accountId: string): string;
+  /**
+   * Opens an account on the running sandbox, after the others: a seller of a
+   * marketplace, say, that transfers then pay out to. `balance` is money as a
+   * request takes it (a number or a decimal string, at least 0, at most two
+   * decimals; default `'0.00'`), `active` defaults to `true`. Returns a copy
+   * of the account.
+   *
+   * @throws `TypeError` when a field is invalid or unknown (naming the closest known one).
+   * @throws {@link SandboxError} when an account already has that id, or once the sandbox is closed.
+   *
+   * @example
+   * ```ts
+   * sandbox.addAccount({ id: 'acc_seller_1', name: 'Toko Kopi' });
+   * await client.transfers.create({ destination_account_id: 'acc_seller_1', amount: 45_000, currency: 'idr' });
+   * sandbox.balance('acc_seller_1'); // '45000.00'
+   * ```
+   */
+  addAccount(account: NewAccount): AccountRecord;
+  /**
+   * Adds money to an account, active or not (it is a test's own top-up, not a
+   * transfer: no transfer is recorded). `amount` is money as a request takes
+   * it, greater than 0. Returns a copy of the account after.
+   *
+   * @throws `TypeError` when `accountId` is not a string or `amount` is not money greater than 0.
+   * @throws {@link SandboxError} when there is no such account, or once the sandbox is closed.
+   *
+   * @example
+   * ```ts
+   * sandbox.fund('acc_merchant', '250000.00').balance; // '1250000.00' with the default accounts
+   * ```
+   */
+  fund(accountId: string, amount: number | string): AccountRecord;
+  /**
+   * Every account, copies with their balances now: those of the `accounts`
+   * option in their order, then those added since.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   */
+  accounts(): readonly AccountRecord[];
   /**
    * Simulates the customer paying: a pending charge becomes `success`,
    * `paid_at` is set and `payment_charge.succeeded` is recorded.
@@ -82,7 +130,11 @@ export interface Sandbox {
    * keeps to real timers (fake timers move it); {@link Sandbox.webhooksSettled}
    * waits for the deliveries.
    *
-   * @throws `TypeError` unless `ms` is a non-negative integer (or when it would pass the last `Date`).
+   * The clock never passes `9999-01-01T00:00:00.000Z`, so every time the
+   * sandbox serves (an expiry up to a day later, a charge's own `expires_at`
+   * up to the end of year 9999) keeps a four-digit year.
+   *
+   * @throws `TypeError` unless `ms` is a positive integer, or when it would move the clock past `9999-01-01T00:00:00.000Z`.
    * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example
@@ -93,6 +145,21 @@ export interface Sandbox {
    * ```
    */
   advanceClock(ms: number): Promise<readonly SandboxEvent[]>;
+  /**
+   * The sandbox's time, as ISO 8601 UTC: the `now` option's time (or the real
+   * clock's) plus every {@link Sandbox.advanceClock} so far. Every timestamp
+   * it serves comes from it, and a charge's `expires_at` must come after it.
+   *
+   * @throws {@link SandboxError} once the sandbox is closed.
+   * @throws `TypeError` when the `now` option's clock has moved past `9999-01-01T00:00:00.000Z`.
+   *
+   * @example
+   * ```ts
+   * await sandbox.advanceClock(24 * 60 * 60_000);
+   * const expires_at = new Date(Date.parse(sandbox.now()) + 60 * 60_000); // an hour from the sandbox's now
+   * ```
+   */
+  now(): string;
   /**
    * Creates `count` charges at once, for pagination tests, without events.
    * The template is merged over `{ payment_method: 'qris', amount: 10000 }` and

@@ -16,6 +16,40 @@ export interface SandboxAccount {
 }
 
 /**
+ * An account as {@link Sandbox.accounts}, {@link Sandbox.addAccount} and
+ * {@link Sandbox.fund} hand it out: a copy, so editing it changes nothing.
+ * @category Testing
+ */
+export interface AccountRecord {
+  /** Account identifier, used as `destination_account_id`. */
+  id: string;
+  /** Display name, echoed as `source_account_name` / `destination_account_name`. */
+  name: string;
+  /** The balance now, a two-decimal string like the wire's, e.g. `"1000000.00"`. */
+  balance: string;
+  /** Whether it can send and receive transfers. */
+  active: boolean;
+}
+
+/**
+ * An account to add to a running sandbox with {@link Sandbox.addAccount}.
+ * @category Testing
+ */
+export interface NewAccount {
+  /** A non-empty identifier no account of the sandbox has yet. */
+  id: string;
+  /** Display name, echoed as `source_account_name` / `destination_account_name`. */
+  name: string;
+  /**
+   * The opening balance, as a request takes money: a number or a decimal
+   * string, at least 0, at most two decimals (`250000`, `'250000.50'`). Default `'0.00'`.
+   */
+  balance?: number | string;
+  /** An inactive account can neither send nor receive transfers. Default `true`. */
+  active?: boolean;
+}
+
+/**
  * Payment method accepted by `POST /v1/payments/charges`.
  * @category Testing
  */

@@ -113,7 +113,7 @@ describe('lunas-sandbox subcommands', () => {
         cli(['transfers', '--json'], env),
         cli(['balance', 'acc_partner'], env),
         cli(['balance', 'acc_merchant', '--json'], env),
-        cli(['advance', '0', '--json'], env),
+        cli(['advance', '1', '--json'], env),
       ]);
       const [transfer] = box.transfers();
       expect(transfers.stdout).toBe(

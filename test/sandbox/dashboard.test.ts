@@ -74,7 +74,8 @@ describe('GET / (the sandbox page)', () => {
     const [transfer] = box.transfers();
     expect(rowOf(page.html, 'transfer', transfer!.id)).toContain('<td>Rp\u00a0125.000</td>');
     expect(rowOf(page.html, 'account', 'acc_partner')).toContain('<td>Rp\u00a0125.000</td>');
-    expect(rowOf(page.html, 'account', 'acc_merchant')).toContain('<td>Rp\u00a0875.000</td>');
+    // Less the transfer, plus the paid charge less its Rp 4.000 virtual-account fee.
+    expect(rowOf(page.html, 'account', 'acc_merchant')).toContain('<td>Rp\u00a0896.000,50</td>');
     expect(rowOf(page.html, 'account', 'acc_closed')).toContain('<td>inactive</td>');
     // The sandbox's own page is not the service's traffic.
     expect(box.requests.at(-1)).toMatchObject({ method: 'GET', path: '/', authorized: false });

@@ -61,11 +61,14 @@ describe('charge lifecycle', () => {
     expect(box.events).toHaveLength(2);
   });
 
-  it('does not move ledger balances when a charge is paid', async () => {
+  it("credits the caller's account with a paid charge's amount less its fee, and a failed one with nothing", async () => {
     const box = await sandbox();
     const { id } = (await createCharge(box)).body.data;
-    await box.payCharge(id);
+    await box.failCharge((await createCharge(box)).body.data.id);
     expect(box.balance('acc_merchant')).toBe('1000000.00');
+    await box.payCharge(id);
+    // 10000.00 less its 0.7 % qris fee, 70.00.
+    expect(box.balance('acc_merchant')).toBe('1009930.00');
   });
 });
 

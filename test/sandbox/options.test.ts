@@ -93,6 +93,8 @@ describe('startSandbox options', () => {
     // must still refuse, before looking at them.
     const validArguments: Record<string, unknown[]> = {
       balance: ['acc_partner'],
+      addAccount: [{ id: 'acc_after_close', name: 'After close' }],
+      fund: ['acc_partner', 1],
       payCharge: [id],
       failCharge: [id],
       seedCharges: [1],
@@ -108,7 +110,15 @@ describe('startSandbox options', () => {
         typeof (box as unknown as Record<string, unknown>)[name] === 'function',
     );
     expect(helpers).toEqual(
-      expect.arrayContaining([...Object.keys(validArguments), 'transfers', 'clearFaults', 'redeliver', 'holdWebhooks']),
+      expect.arrayContaining([
+        ...Object.keys(validArguments),
+        'accounts',
+        'now',
+        'transfers',
+        'clearFaults',
+        'redeliver',
+        'holdWebhooks',
+      ]),
     );
     for (const helper of helpers) {
       const act = (box as unknown as Record<string, (...args: unknown[]) => unknown>)[helper]!;

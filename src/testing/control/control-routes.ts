@@ -14,6 +14,7 @@ import { errorReply, type Reply } from '../transport/http.js';
 import { checkOptionNames } from '../option-names.js';
 import { decodeSegment, Router, type PathParams } from '../transport/router.js';
 import type { RedeliverOptions } from '../webhooks/delivery-types.js';
+import type { JsonBody } from '../service/json.js';
 import { VERSION } from '../../version.js';
 
 /** Where the control surface lives on the sandbox's port. */
@@ -22,8 +23,11 @@ const CONTROL_PREFIX = '/_sandbox/';
 /** The header every control answer carries: the lunas-sdk version that served it. */
 const VERSION_HEADER = 'lunas-sandbox-version';
 
+/** A JSON object body, with its numbers' literals (money is read from them). */
+type JsonObject = { ok: true; value: Record<string, unknown>; numberText: JsonBody['numberText'] };
+
 /** A request's JSON object body, or the reply refusing it (the service's own reader). */
-type ReadJsonObject = () => { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
+type ReadJsonObject = () => JsonObject | { ok: false; reply: Reply };
 
 type ControlHandler = (controls: SandboxControls, params: PathParams, readBody: ReadJsonObject) => Reply;
 
@@ -33,15 +37,18 @@ const answer = (data: unknown): Reply => ({ status: 200, body: successEnvelope(d
 /** The id of `:id`; one that does not decode names nothing. */
 const idOf = (params: PathParams): string => decodeSegment(params.id ?? '') ?? '';
 
+/** A body whose names were checked, and the literal each of its numbers was sent as. */
+type CheckedBody =
+  | { ok: true; value: Record<string, unknown>; literalOf: (name: string) => string | undefined }
+  | { ok: false; reply: Reply };
+
 /** The JSON body when it names only `names` (the helper checks the values), or the reply refusing it. */
-function bodyWith(
-  readBody: ReadJsonObject,
-  names: readonly string[],
-): { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply } {
+function bodyWith(readBody: ReadJsonObject, names: readonly string[]): CheckedBody {
   const body = readBody();
   if (!body.ok) return body;
   try {
-    return { ok: true, value: checkOptionNames(body.value, names, 'The body must be a JSON object') };
+    const value = checkOptionNames(body.value, names, 'The body must be a JSON object');
+    return { ok: true, value, literalOf: (name) => body.numberText(body.value, name) };
   } catch (error) {
     return { ok: false, reply: errorReply(400, (error as Error).message) };
   }
@@ -76,6 +83,22 @@ const ROUTES = new Router<ControlHandler>({
     if (!body.ok) return body.reply;
     if (!('ms' in body.value)) return errorReply(400, 'The body must name ms, the milliseconds to move the clock by');
     return answer(controls.advanceClock(body.value.ms as number));
+  },
+  'GET /_sandbox/clock': (controls) => answer({ now: controls.now() }),
+  'GET /_sandbox/accounts': (controls) => answer(controls.accounts()),
+  'POST /_sandbox/accounts': (controls, _params, readBody) => {
+    const body = readBody();
+    if (!body.ok) return body.reply;
+    // `lunas-sandbox account add <id>` may leave the name out: the id names the account then.
+    const account = 'name' in body.value ? body.value : { ...body.value, name: body.value.id };
+    return answer(controls.addAccount(account, body.numberText(body.value, 'balance')));
+  },
+  'POST /_sandbox/accounts/:id/fund': (controls, params, readBody) => {
+    const body = bodyWith(readBody, ['amount']);
+    if (!body.ok) return body.reply;
+    const id = idOf(params);
+    if (!controls.has('account', id)) return errorReply(404, `No account with id ${JSON.stringify(id)}`);
+    return answer(controls.fund(id, body.value.amount, body.literalOf('amount')));
   },
   'GET /_sandbox/charges': (controls) => answer(controls.charges()),
   'GET /_sandbox/events': (controls) => answer(controls.events()),

@@ -9,7 +9,8 @@ import type { WebhookDeliveries } from '../webhooks/deliveries.js';
 import type { RedeliverOptions, WebhookDelivery } from '../webhooks/delivery-types.js';
 import type { EventLog } from '../service/events.js';
 import type { Ledger } from '../service/ledger.js';
-import type { ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
+import type { AccountRecord, ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
+import { readAccountId, readFundAmount, readNewAccount } from './account-input.js';
 
 /** The parts of one sandbox the controls act on. */
 export interface ControlParts {
@@ -34,6 +35,13 @@ export interface SandboxControls {
   deliveries(): WebhookDelivery[];
   transfers(): TransferRecord[];
   balance(accountId: string): string;
+  /** `literal` is a JSON body's text of `balance` (money is read from its digits). */
+  addAccount(account: unknown, balanceLiteral?: string): AccountRecord;
+  /** `literal` is a JSON body's text of `amount`. */
+  fund(accountId: unknown, amount: unknown, amountLiteral?: string): AccountRecord;
+  accounts(): AccountRecord[];
+  /** The sandbox's time, ISO 8601 UTC. */
+  now(): string;
   /** Whether a charge, an event or an account has this id: the control surface's 404 before acting. */
   has(kind: 'charge' | 'event' | 'account', id: string): boolean;
 }
@@ -65,6 +73,13 @@ export function sandboxControls({
     deliveries: () => webhooks.all,
     transfers: () => ledger.all(),
     balance: (accountId) => ledger.balance(accountId),
+    addAccount: (account, balanceLiteral) => ledger.open(readNewAccount(account, balanceLiteral)),
+    fund(accountId, amount, amountLiteral) {
+      const id = readAccountId(accountId);
+      return ledger.credit(id, readFundAmount(amount, amountLiteral));
+    },
+    accounts: () => ledger.accounts(),
+    now: () => clock.now().toISOString(),
     has(kind, id) {
       if (kind === 'charge') return charges.retrieve(id) !== undefined;
       if (kind === 'event') return events.all.some((event) => event.id === id);

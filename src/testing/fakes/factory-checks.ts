@@ -7,6 +7,7 @@
  * Each check returns the value as the sandbox serves it (money as
  * `"10000.00"`, times in UTC, currency in lower case).
  */
+import { shown } from '../describe-value.js';
 import { checkOptionNames } from '../option-names.js';
 import { formatCents, parseCents } from '../service/money.js';
 import { CLIENT_REFERENCE_ID_MAX, codePoints, DESCRIPTION_MAX, EMAIL, parseIsoDatetime } from '../service/rules.js';
@@ -18,17 +19,6 @@ export type Fields = Record<string, unknown>;
 /** `The status override must be pending, success or failed (got "paid")`. */
 export function fieldError(field: string, expected: string, value: unknown, hint = ''): TypeError {
   return new TypeError(`The ${field} override must be ${expected} (got ${shown(value)})${hint}`);
-}
-
-/** A value for a message: a string quoted and cut at 40 characters, anything else by its kind. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') {
-    const chars = Array.from(value);
-    return JSON.stringify(chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : value);
-  }
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
 /** `a, b or c`. */

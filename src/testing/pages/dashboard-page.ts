@@ -14,6 +14,7 @@ import type { WebhookAttempt, WebhookDelivery } from '../webhooks/delivery-types
 import { TOKEN_FIELD } from './form-token.js';
 import { documentOf, escapeHtml, formatAmount, type RenderedPage } from './payment-page.js';
 import type { ChargeRecord, SandboxAccount, SandboxEvent, TransferRecord } from '../types.js';
+import { clockNote, type SandboxTime } from './sandbox-time.js';
 
 /** Seconds between two refreshes of the page. */
 export const REFRESH_SECONDS = 5;
@@ -25,6 +26,7 @@ export interface DashboardState {
   deliveries: readonly WebhookDelivery[];
   transfers: readonly TransferRecord[];
   accounts: readonly Required<SandboxAccount>[];
+  time: SandboxTime;
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
@@ -148,6 +150,7 @@ function accountRow(account: Required<SandboxAccount>): string {
 export function dashboardPage(state: DashboardState, formToken: string, notice = ''): RenderedPage {
   const main = `<h1>Sandbox</h1>
 <p>Charges, events, webhook deliveries, transfers and balances, newest first. This page refreshes every ${REFRESH_SECONDS} seconds.</p>
+<p id="sandbox-time">Sandbox time: ${timeOf(state.time.now)} UTC${escapeHtml(clockNote(state.time))}</p>
 <p role="status">${escapeHtml(notice)}</p>
 ${section(
   'charges',

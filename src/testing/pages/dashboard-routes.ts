@@ -21,6 +21,8 @@ import type { Reply } from '../transport/http.js';
 import type { Ledger } from '../service/ledger.js';
 import { messagePage } from './payment-page.js';
 import { FORM_TYPE, htmlReply } from './payment-routes.js';
+import type { SandboxClock } from '../service/clock.js';
+import { sandboxTimeOf } from './sandbox-time.js';
 
 /**
  * The scope of the page's forms in {@link FormTokens}: one token for all its
@@ -45,17 +47,19 @@ interface DashboardSources {
   controls: SandboxControls;
   ledger: Ledger;
   forms: FormTokens;
+  clock: SandboxClock;
 }
 
 /** The page as it stands, with `notice`. */
 function page(status: number, sources: DashboardSources, notice?: string): Reply {
-  const { charges, controls, ledger, forms } = sources;
+  const { charges, controls, ledger, forms, clock } = sources;
   const state = {
     charges: charges.all(),
     events: controls.events(),
     deliveries: controls.deliveries(),
     transfers: controls.transfers(),
     accounts: ledger.accounts(),
+    time: sandboxTimeOf(clock),
   };
   return htmlReply(status, dashboardPage(state, forms.tokenFor(SCOPE), notice));
 }

@@ -14,6 +14,21 @@ const VIRTUAL_ACCOUNT_FEE = 400_000n;
 export const chargeFee = (method: PaymentMethodType, amount: bigint): bigint =>
   method === 'qris' ? qrisFee(amount) : VIRTUAL_ACCOUNT_FEE;
 
+/**
+ * What a paid charge settles to the merchant's account: its amount less its
+ * fee, never below zero (a virtual-account charge under its Rp 4.000 fee
+ * settles nothing, and takes nothing either).
+ */
+const settlementOf = (amount: bigint, fee: bigint): bigint => (amount > fee ? amount - fee : 0n);
+
+/** What a {@link ChargeBook} tells the rest of the sandbox. */
+interface ChargeBookListeners {
+  /** Each change of the earliest pending expiry (`undefined`: none pending): the expiry timer. */
+  onNextExpiry?: (at: Date | undefined) => void;
+  /** Each charge paid, with its {@link settlementOf}, in the same turn as it is paid: the ledger. */
+  onPaid?: (settlement: bigint) => void;
+}
+
 /** How long after its creation a charge expires unpaid, unless it says when. */
 export const DEFAULT_EXPIRY_MS = {
   qris: 15 * 60_000,
@@ -54,19 +69,13 @@ export class ChargeBook {
   readonly #now: () => Date;
   readonly #ids: IdSource;
   readonly #events: EventLog;
-  readonly #onNextExpiry: (at: Date | undefined) => void;
+  readonly #listeners: ChargeBookListeners;
 
-  /** `onNextExpiry` hears of each change of the earliest pending expiry (`undefined`: none pending). */
-  constructor(
-    now: () => Date,
-    ids: IdSource,
-    events: EventLog,
-    onNextExpiry: (at: Date | undefined) => void = () => {},
-  ) {
+  constructor(now: () => Date, ids: IdSource, events: EventLog, listeners: ChargeBookListeners = {}) {
     this.#now = now;
     this.#ids = ids;
     this.#events = events;
-    this.#onNextExpiry = onNextExpiry;
+    this.#listeners = listeners;
   }
 
   /** When the earliest pending charge expires; `undefined` when none is pending. */
@@ -137,7 +146,10 @@ export class ChargeBook {
     const at = this.#now();
     charge.status = outcome;
     charge.updatedAt = at;
-    if (outcome === 'success') charge.paidAt = at;
+    if (outcome === 'success') {
+      charge.paidAt = at;
+      this.#listeners.onPaid?.(settlementOf(charge.input.amount, charge.fee));
+    }
     return this.#recordEnd(charge, outcome === 'success' ? 'payment_charge.succeeded' : 'payment_charge.failed', at);
   }
 
@@ -153,8 +165,8 @@ export class ChargeBook {
 
   /**
    * Fails every pending charge at or past its `expires_at`, soonest first,
-   * each event recorded at its charge's expiry (its creation, when it was
-   * created already expired).
+   * each event recorded at its charge's expiry (its creation, when a clock
+   * of the caller's moved past `expires_at` between the check and the store).
    */
   sweep(): void {
     const now = this.#now().getTime();
@@ -194,7 +206,7 @@ export class ChargeBook {
     const before = this.nextExpiry;
     change();
     const after = this.nextExpiry;
-    if (before !== after) this.#onNextExpiry(after);
+    if (before !== after) this.#listeners.onNextExpiry?.(after);
   }
 }
 

@@ -3,13 +3,21 @@ import type { IdSource } from './ids.js';
 import { formatCents, parseCents } from './money.js';
 import { insertByCreation, newestFirstPage, type Page, type PageRequest } from './page.js';
 import type { AccountLookup, TransferInput } from './rules.js';
-import type { SandboxAccount, TransferRecord } from '../types.js';
+import type { AccountRecord, SandboxAccount, TransferRecord } from '../types.js';
 
 interface Account {
   readonly id: string;
   readonly name: string;
   readonly active: boolean;
   balance: bigint;
+}
+
+/** An account to open, its values already checked: {@link Ledger.open}. */
+export interface NewLedgerAccount {
+  id: string;
+  name: string;
+  balance: bigint;
+  active: boolean;
 }
 
 type TransferOutcome =
@@ -46,8 +54,7 @@ export class Ledger implements AccountLookup {
         );
       }
       if (this.#accounts.has(account.id)) throw new TypeError(`Account ${account.id} is listed twice`);
-      this.#accounts.set(account.id, { id: account.id, name: account.name, active: account.active ?? true, balance });
-      this.#byAccount.set(account.id, []);
+      this.#add({ id: account.id, name: account.name, active: account.active ?? true, balance });
     }
     if (!this.#accounts.has(sourceAccountId)) {
       throw new TypeError(`The caller's account ${sourceAccountId} is not among the sandbox accounts`);
@@ -62,6 +69,24 @@ export class Ledger implements AccountLookup {
   /** An account's balance in wire form; throws a {@link SandboxError} when there is no such account. */
   balance(accountId: string): string {
     return formatCents(this.#account(accountId).balance);
+  }
+
+  /** Opens an account after the others (`addAccount`); a {@link SandboxError} when its id is taken. */
+  open(account: NewLedgerAccount): AccountRecord {
+    if (this.#accounts.has(account.id)) {
+      throw new SandboxError(`An account with id ${JSON.stringify(account.id)} already exists`);
+    }
+    return recordOf(this.#add({ ...account }));
+  }
+
+  /**
+   * Adds `cents` to an account, active or not (`fund`, and the settlement of
+   * a paid charge); a {@link SandboxError} when there is no such account.
+   */
+  credit(accountId: string, cents: bigint): AccountRecord {
+    const account = this.#account(accountId);
+    account.balance += cents;
+    return recordOf(account);
   }
 
   /** Applies a validated transfer from the caller's account, honouring `idempotencyKey`. */
@@ -118,19 +143,20 @@ export class Ledger implements AccountLookup {
     return newestFirstPage(this.#byAccount.get(accountId) ?? [], request, (transfer) => ({ ...transfer }));
   }
 
-  /** Every account with its balance in wire form, in the order the options listed them (the sandbox's page). */
-  accounts(): Required<SandboxAccount>[] {
-    return Array.from(this.#accounts.values(), ({ id, name, active, balance }) => ({
-      id,
-      name,
-      active,
-      balance: formatCents(balance),
-    }));
+  /** Every account with its balance in wire form: the options' in their order, then those opened since. */
+  accounts(): AccountRecord[] {
+    return Array.from(this.#accounts.values(), recordOf);
   }
 
   /** Every transfer, in the order made (oldest first). */
   all(): TransferRecord[] {
     return Array.from(this.#byId.values(), (transfer) => ({ ...transfer }));
+  }
+
+  #add(account: Account): Account {
+    this.#accounts.set(account.id, account);
+    this.#byAccount.set(account.id, []);
+    return account;
   }
 
   #account(id: string): Account {
@@ -139,3 +165,11 @@ export class Ledger implements AccountLookup {
     return account;
   }
 }
+
+/** An account as the helpers hand it out: a copy, its balance in wire form. */
+const recordOf = ({ id, name, balance, active }: Account): AccountRecord => ({
+  id,
+  name,
+  balance: formatCents(balance),
+  active,
+});

@@ -10,6 +10,7 @@
  * them inside this file.
  */
 import { withPaymentUrls, type ChargeBook } from './charges.js';
+import type { SandboxClock } from './clock.js';
 import { isControlPath, serveControl } from '../control/control-routes.js';
 import type { SandboxControls } from '../control/controls.js';
 import { serveDashboard } from '../pages/dashboard-routes.js';
@@ -40,6 +41,8 @@ interface ServiceRequest {
 /** What the endpoints read and change. */
 export interface ServiceState {
   baseUrl: string;
+  /** The sandbox's time: what a charge's `expires_at` must come after, and the root page shows. */
+  clock: SandboxClock;
   ledger: Ledger;
   charges: ChargeBook;
   /** What the control surface (`/_sandbox/…`) acts through: the handle's helpers. */
@@ -109,7 +112,7 @@ function jsonObject(request: ServiceRequest): BodyResult {
 const createCharge: Handler = (request, state) => {
   const body = jsonObject(request);
   if (!body.ok) return body.reply;
-  const checked = checkCharge(body.value, body.numberText);
+  const checked = checkCharge(body.value, body.numberText, state.clock.now());
   if (!checked.ok) return failReply(400, checked.errors);
   return success(withPaymentUrls(state.charges.create(checked.value), state.baseUrl));
 };

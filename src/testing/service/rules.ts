@@ -4,6 +4,7 @@
  * faulty client lets through.
  */
 import type { JsonBody } from './json.js';
+import { LATEST_EXPIRES_AT } from './clock.js';
 import { parseCents } from './money.js';
 import type { PaymentMethodType } from '../types.js';
 
@@ -194,8 +195,29 @@ function virtualAccount(out: Collector, value: unknown): ChargeInput['virtualAcc
   return { accountName, accountNumber };
 }
 
-/** Validates a `POST /v1/payments/charges` body, collecting every failure. */
-export function checkCharge(body: Record<string, unknown>, numberText = noLiterals): Checked<ChargeInput> {
+/**
+ * A charge's own `expires_at`: a datetime after the sandbox's `now` (a charge
+ * born expired would read `pending` in its create response and `failed` a
+ * moment later) and within year 9999 (its timestamps keep four digits).
+ */
+function expiry(out: Collector, value: unknown, now: Date | undefined): Date | null {
+  if (absent(value)) return null;
+  const expiresAt = typeof value === 'string' ? parseIsoDatetime(value) : undefined;
+  if (!expiresAt) out.add('expires_at', 'Expires at must be an ISO 8601 datetime');
+  else if (expiresAt.getTime() > LATEST_EXPIRES_AT) {
+    out.add('expires_at', `Expires at must be at most ${new Date(LATEST_EXPIRES_AT).toISOString()}`);
+  } else if (now !== undefined && expiresAt <= now) {
+    out.add('expires_at', `Expires at must be after the sandbox's current time, ${now.toISOString()}`);
+  } else return expiresAt;
+  return null;
+}
+
+/**
+ * Validates a `POST /v1/payments/charges` body, collecting every failure;
+ * `now`, the sandbox's time, is what `expires_at` must come after (the
+ * property tests check bodies with no sandbox, so no time).
+ */
+export function checkCharge(body: Record<string, unknown>, numberText = noLiterals, now?: Date): Checked<ChargeInput> {
   const out = new Collector();
 
   let paymentMethod: PaymentMethodType = 'qris';
@@ -213,12 +235,7 @@ export function checkCharge(body: Record<string, unknown>, numberText = noLitera
     else out.add('currency', 'Currency must be a three-letter code');
   }
 
-  let expiresAt: Date | null = null;
-  if (!absent(body.expires_at)) {
-    const parsed = typeof body.expires_at === 'string' ? parseIsoDatetime(body.expires_at) : undefined;
-    if (parsed) expiresAt = parsed;
-    else out.add('expires_at', 'Expires at must be an ISO 8601 datetime');
-  }
+  const expiresAt = expiry(out, body.expires_at, now);
 
   const channel = optionalString(out, 'channel', 'Channel', body.channel);
   const { clientReferenceId, description } = merchantTexts(out, body);
