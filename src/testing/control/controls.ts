@@ -9,6 +9,7 @@ import type { WebhookDeliveries } from '../webhooks/deliveries.js';
 import type { RedeliverOptions, WebhookDelivery } from '../webhooks/delivery-types.js';
 import type { EventLog } from '../service/events.js';
 import type { Ledger } from '../service/ledger.js';
+import type { Page } from '../service/page.js';
 import type { ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
 
 /** The parts of one sandbox the controls act on. */
@@ -19,6 +20,18 @@ export interface ControlParts {
   events: EventLog;
   webhooks: WebhookDeliveries;
   ledger: Ledger;
+}
+
+/**
+ * The newest records of each kind, newest first (copies), each with how many
+ * there are in all: what the sandbox page shows.
+ */
+export interface RecentRecords {
+  charges: Page<ChargeRecord>;
+  events: Page<SandboxEvent>;
+  /** `total` counts the deliveries kept (the log keeps the newest). */
+  deliveries: Page<WebhookDelivery>;
+  transfers: Page<TransferRecord>;
 }
 
 /** The controls of one sandbox; each throws as its helper on {@link Sandbox} documents. */
@@ -33,6 +46,8 @@ export interface SandboxControls {
   events(): SandboxEvent[];
   deliveries(): WebhookDelivery[];
   transfers(): TransferRecord[];
+  /** The newest `limit` records of each kind: only those are read and copied, however many there are. */
+  recent(limit: number): RecentRecords;
   balance(accountId: string): string;
   /** Whether a charge, an event or an account has this id: the control surface's 404 before acting. */
   has(kind: 'charge' | 'event' | 'account', id: string): boolean;
@@ -64,6 +79,13 @@ export function sandboxControls({
     events: () => events.all.slice(),
     deliveries: () => webhooks.all,
     transfers: () => ledger.all(),
+    recent: (limit) => ({
+      charges: charges.page({ page: 1, pageSize: limit }),
+      events: { data: structuredClone(events.newest(limit)), total: events.all.length },
+      deliveries: webhooks.newest(limit),
+      // Every transfer leaves the caller's account (never to itself), so its list holds every transfer once.
+      transfers: ledger.page(ledger.sourceAccountId, { page: 1, pageSize: limit }),
+    }),
     balance: (accountId) => ledger.balance(accountId),
     has(kind, id) {
       if (kind === 'charge') return charges.retrieve(id) !== undefined;
