@@ -4,6 +4,7 @@
 // charge read back paid. The caller passes the Client and
 // createSandbox of the build under test (ESM or CommonJS, bundled for a Worker
 // or a page) and the client options its runtime needs. Throws on a mismatch.
+/* global Response */
 
 /** Resolves to what the sandbox saw; rejects with the first mismatch. */
 export async function inProcessScenario({ Client, createSandbox }, clientOptions = {}) {

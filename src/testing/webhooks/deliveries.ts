@@ -94,7 +94,7 @@ export class WebhookDeliveries {
     return this.#failedAttempts;
   }
 
-  /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no URL). */
+  /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no receiver). */
   send(event: SandboxEvent): void {
     this.#events.set(event.id, event);
     if (this.#target === undefined || this.#closed) return;
