@@ -2,8 +2,8 @@
 // Every runtime figure is a ratio against a baseline timed in the same run,
 // so the verdicts hold on a slower or busier machine; absolute times are context.
 // `npm run bench -- walk heap` runs only the named measurements (`cold` is
-// `start`, `batch` is measurement 10). lunas is timed as built (dist/, rebuilt
-// from src/ first when older: clients.ts).
+// `start`, `batch` is measurement 10, `sandbox-page` 11). lunas is timed as built
+// (dist/, rebuilt from src/ first when older: clients.ts).
 import { BATCH_SIDES, batchRetrieve, type BatchSide } from './batch.js';
 import { OWN_BYTES_BUDGET, bundleClient, bundleLibraries } from './bundle.js';
 import { coldImport, coldStart } from './cold-import.js';
@@ -11,6 +11,7 @@ import { heapWalk } from './heap.js';
 import { parseCost } from './parse.js';
 import { ms, pairRow, printTable, ratio, type Row, writeResults } from './report.js';
 import { concurrentRetrieve, sequentialRetrieve } from './retrieve.js';
+import { sandboxPage } from './sandbox-page.js';
 import { startServer, type BenchServer, type ServedComparison } from './server.js';
 import type { Comparison } from './stats.js';
 import { lookahead, lookaheadFloor, walkList } from './walk.js';
@@ -208,6 +209,19 @@ if (wanted('batch')) {
       met: lunas.peakKBPerCall <= 30,
     });
   }
+}
+
+if (wanted('sandbox-page')) {
+  const r = (results.sandboxPage = await sandboxPage());
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+  rows.push({
+    figure: "11. the sandbox's root page with 100,000 charges / with 50 (GET / in process)",
+    value:
+      `${ratio(r.ratio)} (${ms(r.fullMs)} vs ${ms(r.smallMs)}; ${kb(r.fullBytes)} vs ${kb(r.smallBytes)}; ` +
+      `seeding took ${ms(r.seedMs)})`,
+    budget: '≤ 1.50, and < 300 KB',
+    met: r.ratio <= 1.5 && r.fullBytes < 300 * 1024,
+  });
 }
 
 /** Each package's part of the minified bundle, largest first, e.g. `zod 48%, lunas 31%, ky 21%`. */

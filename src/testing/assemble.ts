@@ -2,7 +2,12 @@
  * One sandbox's parts wired together, and the handle over them: written once
  * for both transports, so `startSandbox` and `createSandbox` cannot drift
  * apart. A new part (a store, a helper) goes here, and both get it.
+ *
+ * The handle hands out copies: what a helper returns or a record getter reads
+ * is the caller's to change, and changing it changes nothing inside (an event
+ * edited in a test must not be what `redeliver` sends).
  */
+import { BoundedLog } from './bounded-log.js';
 import { ChargeBook } from './service/charges.js';
 import { ExpiryTimer, SandboxClock } from './service/clock.js';
 import { sandboxControls } from './control/controls.js';
@@ -16,6 +21,7 @@ import { IdSource } from './service/ids.js';
 import { Ledger } from './service/ledger.js';
 import { assertObjectList, type SandboxSettings } from './options.js';
 import { checkCharge } from './service/rules.js';
+import { KEPT_DELIVERIES, KEPT_REQUESTS } from './defaults.js';
 import type { Sandbox } from './sandbox.js';
 import type { RecordedRequest } from './types.js';
 
@@ -40,9 +46,11 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
   const ids = new IdSource();
   const webhooks = new WebhookDeliveries({
     url: settings.webhookUrl,
+    handler: settings.webhook,
     retryDelaysMs: settings.webhookRetryDelaysMs,
     timeoutMs: settings.webhookTimeoutMs,
     onAttempt: settings.onWebhookAttempt,
+    keep: KEPT_DELIVERIES,
   });
   const events = new EventLog(now, ids, (event) => webhooks.send(event));
   const expiryTimer = new ExpiryTimer(clock, () => {
@@ -57,7 +65,7 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
   });
   const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger });
   const faults = new FaultQueue();
-  const requests: RecordedRequest[] = [];
+  const requests = new BoundedLog<RecordedRequest>(KEPT_REQUESTS);
   const state = {
     baseUrl: '',
     clock,
@@ -86,11 +94,13 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       addAccount: (account) => whileOpen('addAccount', () => controls.addAccount(account)),
       fund: (accountId, amount) => whileOpen('fund', () => controls.fund(accountId, amount)),
       accounts: () => whileOpen('accounts', () => controls.accounts()),
-      payCharge: async (id) => whileOpen('payCharge', () => controls.payCharge(id)),
-      failCharge: async (id) => whileOpen('failCharge', () => controls.failCharge(id)),
-      expireCharge: async (id) => whileOpen('expireCharge', () => controls.expireCharge(id)),
-      advanceClock: async (ms) => whileOpen('advanceClock', () => controls.advanceClock(ms)),
+      // The charge resolved is also the data of the event just recorded: the caller gets its own.
+      payCharge: async (id) => whileOpen('payCharge', () => structuredClone(controls.payCharge(id))),
+      failCharge: async (id) => whileOpen('failCharge', () => structuredClone(controls.failCharge(id))),
+      expireCharge: async (id) => whileOpen('expireCharge', () => structuredClone(controls.expireCharge(id))),
+      advanceClock: async (ms) => whileOpen('advanceClock', () => structuredClone(controls.advanceClock(ms))),
       now: () => whileOpen('now', () => controls.now()),
+      // Built afresh from the store on every call (as transfers() and accounts() are): already the caller's own.
       charges: () => whileOpen('charges', () => controls.charges()),
       seedCharges(count, template = {}) {
         whileOpen('seedCharges', () => {
@@ -107,10 +117,10 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
         });
       },
       get events() {
-        return controls.events();
+        return structuredClone(events.all);
       },
       get requests() {
-        return requests.slice();
+        return structuredClone(requests.all());
       },
       get webhookFailures() {
         return webhooks.failedAttempts;

@@ -13,6 +13,15 @@ export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000,
 /** One attempt's time limit: a receiver should answer at once and do its work after. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
+/**
+ * How many webhook deliveries `sandbox.deliveries` keeps: the newest, plus any
+ * older one still pending until it settles. Enough for a test to read back
+ * its own; a sandbox left serving for days holds no more.
+ */
+export const KEPT_DELIVERIES = 10_000;
+/** How many requests `sandbox.requests` keeps: the newest (a dashboard left open adds one every 5 s). */
+export const KEPT_REQUESTS = 10_000;
+
 export const DEFAULT_ACCOUNTS: readonly SandboxAccount[] = [
   { id: 'acc_merchant', name: 'Merchant', balance: '1000000.00' },
   { id: 'acc_partner', name: 'Partner', balance: '0.00' },

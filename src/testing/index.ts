@@ -30,6 +30,7 @@ export type {
   WebhookAttemptListener,
   WebhookDelivery,
   WebhookDeliveryState,
+  WebhookHandler,
 } from './webhooks/delivery-types.js';
 export type { Fault, FaultKind, FaultTarget } from './transport/faults.js';
 export type { InProcessSandboxOptions, SandboxOptions } from './options.js';

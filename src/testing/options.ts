@@ -8,10 +8,11 @@ import {
   DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
 } from './defaults.js';
-import type { WebhookAttemptListener } from './webhooks/delivery-types.js';
+import type { WebhookAttemptListener, WebhookHandler } from './webhooks/delivery-types.js';
 import { checkOptionNames } from './option-names.js';
 import { isPlainObject } from './service/rules.js';
 import type { SandboxAccount } from './types.js';
+import { kindOf } from './webhooks/handler-call.js';
 import { hasReadableCredentials } from './webhooks/webhook.js';
 
 /**
@@ -47,8 +48,25 @@ export interface SandboxOptions {
    * (`http://alice:secret@127.0.0.1:3000/hooks`, percent-encoded UTF-8) are
    * sent as `Authorization: Basic …` to the URL without them, and the
    * password is never shown in what the sandbox records or prints.
+   * Not with {@link SandboxOptions.webhook}: one receiver per sandbox.
    */
   webhookUrl?: string | URL;
+  /**
+   * A receiver in your test's own process instead of a URL: a fetch-style
+   * function (`(request: Request) => Response | Promise<Response>`) such as a
+   * Hono app's `app.fetch` or a Next.js route's `POST`. Each event reaches it
+   * as `POST https://sandbox.lunas.invalid/webhook` with the JSON body and
+   * headers a URL gets, with the same retries, time limit and records in
+   * {@link Sandbox.deliveries}; no port is opened for it. What it throws, and
+   * an answer that is not a `Response`, is a failed attempt recorded with what
+   * happened. Not with {@link SandboxOptions.webhookUrl} (a `TypeError`).
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({ webhook: app.fetch, webhookRetryDelaysMs: [10] });
+   * ```
+   */
+  webhook?: WebhookHandler;
   /**
    * The waits before each retry of a failed delivery (network error, timeout,
    * non-2xx answer), in milliseconds; its length is the number of retries.
@@ -116,6 +134,7 @@ const SANDBOX_OPTION_NAMES = Object.keys({
   payouts: 0,
   paymentMethods: 0,
   webhookUrl: 0,
+  webhook: 0,
   webhookRetryDelaysMs: 0,
   webhookTimeoutMs: 0,
   onWebhookAttempt: 0,
@@ -159,10 +178,22 @@ const MAX_RETRY_DELAY_MS = 3_600_000;
 
 function assertWebhookOptions({
   webhookUrl,
+  webhook,
   webhookRetryDelaysMs,
   webhookTimeoutMs,
   onWebhookAttempt,
 }: SandboxOptions) {
+  if (webhook !== undefined && typeof webhook !== 'function') {
+    throw new TypeError(
+      `webhook must be a function taking a Request and answering a Response (such as a Hono app's fetch), not ${kindOf(webhook)}` +
+        (typeof webhook === 'string' || (webhook as unknown) instanceof URL ? ': a URL goes in webhookUrl' : ''),
+    );
+  }
+  if (webhook !== undefined && webhookUrl !== undefined) {
+    throw new TypeError(
+      'webhook and webhookUrl cannot both be given: a sandbox delivers to one receiver, a function in process (webhook) or a URL (webhookUrl)',
+    );
+  }
   if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
     throw new TypeError('webhookUrl must be an absolute http: or https: URL');
   }
@@ -205,6 +236,7 @@ export interface SandboxSettings {
   payouts: readonly Record<string, unknown>[];
   paymentMethods: readonly Record<string, unknown>[];
   webhookUrl: string | undefined;
+  webhook: WebhookHandler | undefined;
   webhookRetryDelaysMs: readonly number[];
   webhookTimeoutMs: number;
   onWebhookAttempt: WebhookAttemptListener | undefined;
@@ -242,6 +274,7 @@ export function readOptions(given: SandboxOptions | undefined, serving: Serving 
     payouts: options.payouts ?? DEFAULT_PAYOUTS,
     paymentMethods: options.paymentMethods ?? DEFAULT_PAYMENT_METHODS,
     webhookUrl: options.webhookUrl instanceof URL ? options.webhookUrl.href : options.webhookUrl,
+    webhook: options.webhook,
     webhookRetryDelaysMs: [...(options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS)],
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     onWebhookAttempt: options.onWebhookAttempt,

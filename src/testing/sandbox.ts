@@ -23,6 +23,9 @@ import type {
  * `deliveries`, `webhookFailures`) stay readable for assertions, and
  * `webhooksSettled()` resolves at once.
  *
+ * What a helper returns, and what a record getter reads, is a copy: changing
+ * it, however deep, changes nothing the sandbox holds, serves or sends.
+ *
  * @see [The sandbox](../../docs/sandbox.md), the guide
  * @category Testing
  */
@@ -189,21 +192,31 @@ export interface Sandbox {
    * ```
    */
   addPayouts(payouts: Record<string, unknown>[]): void;
-  /** Every event recorded so far, oldest first (a copy). */
+  /**
+   * Every event recorded so far, oldest first (copies). Events are all kept
+   * (at most two a charge: its creation and its end), so
+   * {@link Sandbox.redeliver} finds any of them.
+   */
   readonly events: readonly SandboxEvent[];
-  /** Every request received so far, oldest first, whatever became of it (a copy). */
+  /**
+   * The requests received, oldest first, whatever became of them (copies):
+   * the newest 10,000, so a sandbox serving for days holds no more.
+   */
   readonly requests: readonly RecordedRequest[];
   /**
-   * Failed webhook attempts (network error, timeout, non-2xx answer) across
-   * every delivery: the attempts in {@link Sandbox.deliveries} with `ok: false`.
-   * It grows with each failed retry; a delivery the sandbox gave up on has
-   * `state: 'failed'`.
+   * Failed webhook attempts (network error, timeout, non-2xx answer, a
+   * handler's throw) across every delivery: the attempts in
+   * {@link Sandbox.deliveries} with `ok: false`, and those of deliveries no
+   * longer kept. It grows with each failed retry; a delivery the sandbox gave
+   * up on has `state: 'failed'`.
    */
   readonly webhookFailures: number;
   /**
-   * Every webhook delivery so far, oldest first (copies): the event, each
-   * attempt's start, status or error and duration, and the delivery's state.
-   * Empty without {@link SandboxOptions.webhookUrl}.
+   * The webhook deliveries, oldest first (copies): the event, each attempt's
+   * start, status or error and duration, and the delivery's state. The newest
+   * 10,000 are kept, and every one still pending beyond them until it
+   * settles (the oldest settled ones go first). Empty without
+   * {@link SandboxOptions.webhookUrl} or {@link SandboxOptions.webhook}.
    *
    * @example
    * ```ts
@@ -214,11 +227,12 @@ export interface Sandbox {
   /**
    * Delivers a recorded event again, as a new delivery (`redelivery: true`)
    * with its own retries; `times` and `concurrently` produce duplicates on
-   * purpose, to test a receiver's exactly-once handling. Throws a
-   * {@link SandboxError} when no event has that id or there is no webhook URL,
-   * and a `TypeError` for invalid options.
+   * purpose, to test a receiver's exactly-once handling. Any recorded event,
+   * also one whose earlier deliveries the log no longer keeps. Throws a
+   * {@link SandboxError} when no event has that id or there is no webhook
+   * receiver (URL or handler), and a `TypeError` for invalid options.
    *
-   * @throws {@link SandboxError} for an unknown event id, without a webhook URL, or once the sandbox is closed.
+   * @throws {@link SandboxError} for an unknown event id, without a webhook receiver, or once the sandbox is closed.
    * @throws `TypeError` when `options` are invalid or name an unknown option.
    *
    * @example
@@ -234,14 +248,14 @@ export interface Sandbox {
    * {@link Sandbox.releaseWebhooks}, so they can be delivered out of order.
    * {@link Sandbox.redeliver} is not held.
    *
-   * @throws {@link SandboxError} without a webhook URL, or once the sandbox is closed.
+   * @throws {@link SandboxError} without a webhook receiver (URL or handler), or once the sandbox is closed.
    */
   holdWebhooks(): void;
   /**
    * Delivers the held events and stops holding: one at a time (each when the
    * previous is delivered or failed) in the order asked, or all at once.
    *
-   * @throws {@link SandboxError} without a webhook URL, or once the sandbox is closed.
+   * @throws {@link SandboxError} without a webhook receiver (URL or handler), or once the sandbox is closed.
    * @throws `TypeError` when `options` are invalid or name an unknown option.
    *
    * @example
@@ -257,6 +271,8 @@ export interface Sandbox {
    * Resolves when no delivery is pending, retries included: at once when none
    * is, and at `close()` (which abandons what is pending). Never rejects:
    * failures are in {@link Sandbox.deliveries}. Held events are not waited for.
+   * The retry waits keep the process alive while this is awaited, and only
+   * then: a sandbox left open with a retry pending lets its process exit.
    *
    * @example
    * ```ts
@@ -268,7 +284,8 @@ export interface Sandbox {
   webhooksSettled(): Promise<void>;
   /**
    * Every charge, oldest first, as retrieve serves it (due expiries swept
-   * first), seeded ones included.
+   * first), seeded ones included: built afresh on each call, so the caller's to
+   * change.
    *
    * @throws {@link SandboxError} once the sandbox is closed.
    */
@@ -305,8 +322,10 @@ export interface Sandbox {
    * process: requests not yet answered reject with a `TypeError`, as a cut
    * connection does). Safe to call twice. Pending webhook deliveries become
    * `abandoned` (an attempt in flight is aborted, no retry comes) and held
-   * events are dropped. The expiry timer is cleared: nothing of the sandbox
-   * keeps the process alive. The helpers then throw a {@link SandboxError}.
+   * events are dropped. The expiry timer is cleared. (Left open, a sandbox's
+   * expiry and retry timers keep no process alive: they are `unref`'d; what
+   * {@link startSandbox} listens on does, until this.) The helpers then throw a
+   * {@link SandboxError}.
    */
   close(): Promise<void>;
 }

@@ -76,4 +76,31 @@ describe('webhook deliveries with the SDK', () => {
     expect(hook.confirmed).toEqual(['payment_charge.succeeded success', 'payment_charge.created success']);
     expect(hook.fulfilled).toEqual([charge.id]);
   });
+
+  it('in process: a fetch-style handler as `webhook` confirms each event over HTTP, and fulfils once', async () => {
+    const api: { client?: Client } = {};
+    const fulfilled: string[] = [];
+    // Shaped as a web framework's handler (Hono's app.fetch, a Next.js route's POST): a Request in, a Response out.
+    const webhook = async (request: Request): Promise<Response> => {
+      const { charge } = await api.client!.webhooks.confirm(await request.arrayBuffer());
+      if (charge?.status === 'success' && !fulfilled.includes(charge.id)) fulfilled.push(charge.id);
+      return new Response(null, { status: 204 });
+    };
+    const { sandbox, client } = await start({ webhook });
+    api.client = client;
+
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 15_000 });
+    await sandbox.payCharge(charge.id);
+    const succeeded = sandbox.events.find(({ type }) => type === 'payment_charge.succeeded')!;
+    sandbox.redeliver(succeeded.id, { times: 2, concurrently: true });
+    await sandbox.webhooksSettled();
+
+    expect(sandbox.deliveries.map(({ state }) => state)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    expect(fulfilled).toEqual([charge.id]);
+    // Each confirmation read the charge back over HTTP, with the key.
+    const reads = sandbox.requests.filter(
+      ({ method, path }) => method === 'GET' && path === `/v1/payments/charges/${charge.id}`,
+    );
+    expect(reads.map(({ authorized }) => authorized)).toEqual([true, true, true, true]);
+  });
 });

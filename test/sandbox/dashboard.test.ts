@@ -81,6 +81,21 @@ describe('GET / (the sandbox page)', () => {
     expect(box.requests.at(-1)).toMatchObject({ method: 'GET', path: '/', authorized: false });
   });
 
+  it('stays small with 100,000 charges: the newest 50, and the rest counted (the API still lists them all)', async () => {
+    const box = await sandbox();
+    box.seedCharges(100_000);
+    const page = await browse(box);
+    expect(page.status).toBe(200);
+    expect(new TextEncoder().encode(page.html).length).toBeLessThan(300 * 1024);
+    expect(page.html).toContain('<h2 id="charges">Charges (100,000)</h2>');
+    expect(page.html).toContain(
+      '<p data-older="99950">The newest 50 shown, and 99,950 older charges: use the API (<code>GET /v1/payments/charges</code>) or <code>lunas-sandbox charges</code>.</p>',
+    );
+    expect(page.html.split('<tr data-charge="')).toHaveLength(51);
+    const listed = await call(box, 'GET', '/v1/payments/charges?pagesize=100&page=1000');
+    expect([listed.body.total_items, listed.body.data.length]).toEqual([100_000, 100]);
+  });
+
   it('says when there is nothing yet, and answers another method 405', async () => {
     const box = await sandbox();
     const page = await browse(box);

@@ -4,7 +4,11 @@
  * nothing but `fetch` and timers, so no server is needed to drive them).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../../src/testing/defaults.js';
+import {
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  KEPT_DELIVERIES,
+} from '../../src/testing/defaults.js';
 import { type DeliverySettings, WebhookDeliveries } from '../../src/testing/webhooks/deliveries.js';
 import type { SandboxEvent } from '../../src/testing/index.js';
 
@@ -13,9 +17,11 @@ const event = { id: 'evt_1', type: 'payment_charge.created', created_at: '2025-0
 function deliveries(settings: Partial<DeliverySettings> = {}): WebhookDeliveries {
   return new WebhookDeliveries({
     url: 'http://hooks.test/lunas',
+    handler: undefined,
     retryDelaysMs: DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
     timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
     onAttempt: undefined,
+    keep: KEPT_DELIVERIES,
     ...settings,
   });
 }

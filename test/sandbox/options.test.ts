@@ -190,7 +190,7 @@ describe('startSandbox options', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(error!.message).toBe(
       `Unknown sandbox option "verbose\\n${'x'.repeat(32)}…"; known sandbox options: ` +
-        'apiKey, port, accounts, account, payouts, paymentMethods, webhookUrl, webhookRetryDelaysMs, ' +
+        'apiKey, port, accounts, account, payouts, paymentMethods, webhookUrl, webhook, webhookRetryDelaysMs, ' +
         'webhookTimeoutMs, onWebhookAttempt, now',
     );
   });

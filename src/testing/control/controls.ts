@@ -9,6 +9,7 @@ import type { WebhookDeliveries } from '../webhooks/deliveries.js';
 import type { RedeliverOptions, WebhookDelivery } from '../webhooks/delivery-types.js';
 import type { EventLog } from '../service/events.js';
 import type { Ledger } from '../service/ledger.js';
+import type { Page } from '../service/page.js';
 import type { AccountRecord, ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
 import { readAccountId, readFundAmount, readNewAccount } from './account-input.js';
 
@@ -20,6 +21,18 @@ export interface ControlParts {
   events: EventLog;
   webhooks: WebhookDeliveries;
   ledger: Ledger;
+}
+
+/**
+ * The newest records of each kind, newest first (copies), each with how many
+ * there are in all: what the sandbox page shows.
+ */
+export interface RecentRecords {
+  charges: Page<ChargeRecord>;
+  events: Page<SandboxEvent>;
+  /** `total` counts the deliveries kept (the log keeps the newest). */
+  deliveries: Page<WebhookDelivery>;
+  transfers: Page<TransferRecord>;
 }
 
 /** The controls of one sandbox; each throws as its helper on {@link Sandbox} documents. */
@@ -34,6 +47,8 @@ export interface SandboxControls {
   events(): SandboxEvent[];
   deliveries(): WebhookDelivery[];
   transfers(): TransferRecord[];
+  /** The newest `limit` records of each kind: only those are read and copied, however many there are. */
+  recent(limit: number): RecentRecords;
   balance(accountId: string): string;
   /** `literal` is a JSON body's text of `balance` (money is read from its digits). */
   addAccount(account: unknown, balanceLiteral?: string): AccountRecord;
@@ -72,6 +87,13 @@ export function sandboxControls({
     events: () => events.all.slice(),
     deliveries: () => webhooks.all,
     transfers: () => ledger.all(),
+    recent: (limit) => ({
+      charges: charges.page({ page: 1, pageSize: limit }),
+      events: { data: structuredClone(events.newest(limit)), total: events.all.length },
+      deliveries: webhooks.newest(limit),
+      // Every transfer leaves the caller's account (never to itself), so its list holds every transfer once.
+      transfers: ledger.page(ledger.sourceAccountId, { page: 1, pageSize: limit }),
+    }),
     balance: (accountId) => ledger.balance(accountId),
     addAccount: (account, balanceLiteral) => ledger.open(readNewAccount(account, balanceLiteral)),
     fund(accountId, amount, amountLiteral) {

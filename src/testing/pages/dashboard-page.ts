@@ -4,7 +4,9 @@
  * attempt, transfers and balances, newest first, with the `Pay`, `Fail`,
  * `Expire` and `Redeliver` buttons. Pure rendering: dashboard-routes.ts
  * serves it and acts on its forms. Every value from a caller is escaped
- * ({@link escapeHtml}).
+ * ({@link escapeHtml}). It shows the newest {@link DASHBOARD_ROWS} records of
+ * each kind and counts the rest, so its size and its cost stay the same
+ * however many charges the sandbox holds.
  *
  * It refreshes by itself: with JavaScript off a `<meta http-equiv=refresh>`
  * inside `<noscript>` reloads it; with JavaScript on a script under the page's
@@ -19,12 +21,24 @@ import { clockNote, type SandboxTime } from './sandbox-time.js';
 /** Seconds between two refreshes of the page. */
 export const REFRESH_SECONDS = 5;
 
+/**
+ * How many of the newest charges, events, deliveries and transfers the page
+ * shows; it counts the rest. With 100,000 charges the page stays about 100 KB.
+ */
+export const DASHBOARD_ROWS = 50;
+
+/** Records of one kind as the page shows them: the newest, newest first, and how many there are in all. */
+interface Newest<T> {
+  data: readonly T[];
+  total: number;
+}
+
 /** What the page shows: one sandbox's state at one moment. */
 export interface DashboardState {
-  charges: readonly ChargeRecord[];
-  events: readonly SandboxEvent[];
-  deliveries: readonly WebhookDelivery[];
-  transfers: readonly TransferRecord[];
+  charges: Newest<ChargeRecord>;
+  events: Newest<SandboxEvent>;
+  deliveries: Newest<WebhookDelivery>;
+  transfers: Newest<TransferRecord>;
   accounts: readonly Required<SandboxAccount>[];
   time: SandboxTime;
 }
@@ -53,8 +67,32 @@ const SCRIPT = `setInterval(async () => {
   }
 }, ${REFRESH_SECONDS * 1000});`;
 
-/** A section's id, heading and table, or a line saying it is empty. */
-function section(id: string, title: string, head: readonly string[], rows: readonly string[], empty: string): string {
+/** A count as people read it in English: `99,950`. */
+const countOf = (count: number): string => count.toLocaleString('en-US');
+
+/** What a section lists beyond its rows: how many records it left out, and where to read them (HTML). */
+interface Rest {
+  total: number;
+  /** The records, as in "and 99,950 older charges". */
+  noun: string;
+  /** Where every one of them can be read, as HTML. */
+  where: string;
+}
+
+/**
+ * A section's id, heading (with how many there are) and table, or a line
+ * saying it is empty; with `rest`, a line counting the records left out.
+ */
+function section(
+  id: string,
+  title: string,
+  head: readonly string[],
+  rows: readonly string[],
+  empty: string,
+  rest?: Rest,
+): string {
+  const total = rest?.total ?? rows.length;
+  const left = total - rows.length;
   const body =
     rows.length === 0
       ? `<p>${escapeHtml(empty)}</p>`
@@ -64,11 +102,23 @@ function section(id: string, title: string, head: readonly string[], rows: reado
 ${rows.join('\n')}
 </tbody>
 </table>`;
+  const more =
+    rest === undefined || left <= 0
+      ? ''
+      : `\n<p data-older="${left}">The newest ${countOf(rows.length)} shown, and ${countOf(left)} older ${escapeHtml(rest.noun)}: ${rest.where}.</p>`;
   return `<section aria-labelledby="${id}">
-<h2 id="${id}">${escapeHtml(title)} (${rows.length})</h2>
-${body}
+<h2 id="${id}">${escapeHtml(title)} (${countOf(total)})</h2>
+${body}${more}
 </section>`;
 }
+
+/** Where the records the page leaves out can be read, by kind (HTML). */
+const OLDER = {
+  charges: 'use the API (<code>GET /v1/payments/charges</code>) or <code>lunas-sandbox charges</code>',
+  events: 'read <code>sandbox.events</code> or run <code>lunas-sandbox events</code>',
+  deliveries: 'read <code>sandbox.deliveries</code> or run <code>lunas-sandbox deliveries</code>',
+  transfers: 'use the API (<code>GET /v1/transfers</code>) or <code>lunas-sandbox transfers</code>',
+} as const;
 
 /** A table cell of plain text. */
 const cell = (text: string): string => `<td>${escapeHtml(text)}</td>`;
@@ -97,8 +147,6 @@ function actionForm(
     .join('');
   return `<form method="post" action="/"><input type="hidden" name="${TOKEN_FIELD}" value="${escapeHtml(token)}"><input type="hidden" name="${field}" value="${escapeHtml(id)}">${buttons}</form>`;
 }
-
-const newestFirst = <T>(items: readonly T[]): T[] => items.slice().reverse();
 
 const amountOf = (amount: string, currency: string): string => formatAmount(amount, currency);
 
@@ -156,29 +204,33 @@ ${section(
   'charges',
   'Charges',
   ['Charge', 'Status', 'Amount', 'Method', 'Description', 'Reference', 'Expires', 'Actions'],
-  newestFirst(state.charges).map((charge) => chargeRow(charge, formToken)),
+  state.charges.data.map((charge) => chargeRow(charge, formToken)),
   'No charges yet.',
+  { total: state.charges.total, noun: 'charges', where: OLDER.charges },
 )}
 ${section(
   'events',
   'Events',
   ['Event', 'Type', 'Charge', 'Charge status', 'Created', 'Actions'],
-  newestFirst(state.events).map((event) => eventRow(event, formToken)),
+  state.events.data.map((event) => eventRow(event, formToken)),
   'No events yet.',
+  { total: state.events.total, noun: 'events', where: OLDER.events },
 )}
 ${section(
   'deliveries',
   'Webhook deliveries',
   ['Event', 'Type', 'Charge', 'State', 'Attempts', 'Next attempt'],
-  newestFirst(state.deliveries).map(deliveryRow),
-  'No webhook deliveries yet: the sandbox delivers events when it has a webhook URL.',
+  state.deliveries.data.map(deliveryRow),
+  'No webhook deliveries yet: the sandbox delivers events when it has a webhook URL or handler.',
+  { total: state.deliveries.total, noun: 'deliveries', where: OLDER.deliveries },
 )}
 ${section(
   'transfers',
   'Transfers',
   ['Transfer', 'From', 'To', 'Amount', 'Status', 'Reference', 'Created'],
-  newestFirst(state.transfers).map(transferRow),
+  state.transfers.data.map(transferRow),
   'No transfers yet.',
+  { total: state.transfers.total, noun: 'transfers', where: OLDER.transfers },
 )}
 ${section('balances', 'Balances', ['Account', 'Name', 'State', 'Balance'], state.accounts.map(accountRow), 'No accounts.')}`;
   return documentOf('lunas sandbox', main, SCRIPT, {

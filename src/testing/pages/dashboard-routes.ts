@@ -12,9 +12,8 @@
  * Everything works with JavaScript off. The in-process sandbox serves it too,
  * where only its caller's `fetch` can reach it.
  */
-import type { ChargeBook } from '../service/charges.js';
 import type { SandboxControls } from '../control/controls.js';
-import { dashboardPage } from './dashboard-page.js';
+import { DASHBOARD_ROWS, dashboardPage } from './dashboard-page.js';
 import { SandboxError } from '../errors.js';
 import { TOKEN_FIELD, type FormTokens, type RequestSite } from './form-token.js';
 import type { Reply } from '../transport/http.js';
@@ -43,24 +42,16 @@ interface DashboardRequest {
 
 /** What the page shows and acts through. */
 interface DashboardSources {
-  charges: ChargeBook;
   controls: SandboxControls;
   ledger: Ledger;
   forms: FormTokens;
   clock: SandboxClock;
 }
 
-/** The page as it stands, with `notice`. */
+/** The page as it stands, with `notice`: the newest records only, whatever the sandbox holds. */
 function page(status: number, sources: DashboardSources, notice?: string): Reply {
-  const { charges, controls, ledger, forms, clock } = sources;
-  const state = {
-    charges: charges.all(),
-    events: controls.events(),
-    deliveries: controls.deliveries(),
-    transfers: controls.transfers(),
-    accounts: ledger.accounts(),
-    time: sandboxTimeOf(clock),
-  };
+  const { controls, ledger, forms, clock } = sources;
+  const state = { ...controls.recent(DASHBOARD_ROWS), accounts: ledger.accounts(), time: sandboxTimeOf(clock) };
   return htmlReply(status, dashboardPage(state, forms.tokenFor(SCOPE), notice));
 }
 

@@ -4,6 +4,7 @@
  * earliest pending charge falls due. Plain `setTimeout` and `Date`, so fake
  * timers move both together.
  */
+import { setKeepsProcessAlive } from '../timers.js';
 
 import { shown } from '../describe-value.js';
 
@@ -114,8 +115,8 @@ export class ExpiryTimer {
       this.#timer = undefined;
       this.#fire();
     }, delay);
-    // Node.js, Bun and Deno: a charge waiting to expire must not keep a test run's process alive.
-    (timer as { unref?: () => void }).unref?.();
+    // A charge waiting to expire must not keep a test run's process alive (Node.js, Bun, Deno).
+    setKeepsProcessAlive(timer, false);
     this.#timer = timer;
   }
 

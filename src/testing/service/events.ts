@@ -14,6 +14,11 @@ export class EventLog {
     this.#deliver = deliver;
   }
 
+  /** The newest `count` events, newest first (the events themselves). */
+  newest(count: number): SandboxEvent[] {
+    return this.all.slice(Math.max(0, this.all.length - count)).reverse();
+  }
+
   /** Records an event that happened `at` (default: now), and hands it to delivery. */
   record(type: SandboxEventType, data: ChargeRecord, at: Date = this.#now()): SandboxEvent {
     const event: SandboxEvent = { id: this.#ids.next('evt_'), type, created_at: at.toISOString(), data };

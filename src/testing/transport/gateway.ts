@@ -43,7 +43,8 @@ interface GatewayOptions {
   ids: IdSource;
   state: ServiceState;
   faults: FaultQueue;
-  requests: RecordedRequest[];
+  /** Where each request is recorded (a log that keeps the newest). */
+  requests: { push(request: RecordedRequest): void };
 }
 
 /** What a `malformed` fault answers: JSON cut off mid-value. */

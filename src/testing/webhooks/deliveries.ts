@@ -1,29 +1,42 @@
 /**
- * Webhook deliveries: each event POSTed to the webhook URL, retried on a
- * schedule when the endpoint fails, and every attempt recorded. A receiver
+ * Webhook deliveries: each event POSTed to the webhook URL (or handed to the
+ * `webhook` handler in process), retried on a schedule when the receiver
+ * fails, and every attempt recorded, the newest deliveries kept. A receiver
  * cannot break the API under test: nothing here throws into the code that
- * recorded the event.
+ * recorded the event. The retry waits and attempt time limits keep the process
+ * alive only while someone awaits `settled()`.
  */
+import { BoundedLog } from '../bounded-log.js';
 import type {
   RedeliverOptions,
   ReleaseWebhooksOptions,
   WebhookAttemptListener,
   WebhookDelivery,
+  WebhookHandler,
 } from './delivery-types.js';
 import { SandboxError } from '../errors.js';
 import { checkOptionNames } from '../option-names.js';
+import type { Page } from '../service/page.js';
+import { BackgroundTimers } from '../timers.js';
 import { Sleeps } from '../transport/sleeps.js';
 import type { SandboxEvent } from '../types.js';
 import { type AttemptOutcome, attemptDelivery, webhookTarget, type WebhookTarget } from './webhook.js';
 
-/** How deliveries are made: where to, when to retry, how long an attempt may take, who hears of each. */
+/**
+ * How deliveries are made: where to (a URL or a handler, never both), when to
+ * retry, how long an attempt may take, who hears of each, how many are kept.
+ */
 export interface DeliverySettings {
   /** The webhook URL, credentials included (sent as Basic auth). */
   url: string | undefined;
+  /** The receiver in process, instead of a URL. */
+  handler: WebhookHandler | undefined;
   /** The waits before the second, third... attempt; its length is the number of retries. */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
   onAttempt: WebhookAttemptListener | undefined;
+  /** How many deliveries the log keeps, the newest (pending ones beyond it too, until they settle). */
+  keep: number;
 }
 
 const MAX_REDELIVERIES = 100;
@@ -31,14 +44,22 @@ const MAX_REDELIVERIES = 100;
 /** The deliveries of one sandbox. */
 export class WebhookDeliveries {
   readonly #settings: DeliverySettings;
-  /** Where attempts go: the URL without credentials, and their Authorization. */
+  /** Where attempts go: the URL without credentials and their Authorization, or the handler. */
   readonly #target: WebhookTarget | undefined;
-  readonly #records: WebhookDelivery[] = [];
+  /** The newest deliveries; a pending one is never dropped, so `settled()` and its retries stay true. */
+  readonly #records: BoundedLog<WebhookDelivery>;
+  /** Every event recorded, for `redeliver`: kept when its deliveries have been dropped from the log. */
   readonly #events = new Map<string, SandboxEvent>();
   /** What `close()` calls: one per attempt in flight (no listener pile-up on one signal). */
   readonly #cancels = new Set<() => void>();
+  /** The retry waits' and attempts' timers: they keep the process alive only while `settled()` is awaited. */
+  readonly #timers = new BackgroundTimers();
   /** The waits before retries, ended by `close()`. */
-  readonly #retryWaits = new Sleeps();
+  readonly #retryWaits = new Sleeps(this.#timers);
+  /** Failed attempts so far, those of deliveries dropped from the log included. */
+  #failedAttempts = 0;
+  /** Deliveries pending: counted, since the log may be long and `settled()` asks after every attempt. */
+  #pending = 0;
   #closed = false;
   readonly #onSettled: (() => void)[] = [];
   /** Events recorded since `hold()`, not yet delivered; `undefined` when not holding. */
@@ -46,23 +67,37 @@ export class WebhookDeliveries {
 
   constructor(settings: DeliverySettings) {
     this.#settings = settings;
-    this.#target = settings.url === undefined ? undefined : webhookTarget(settings.url);
+    this.#target =
+      settings.url !== undefined
+        ? webhookTarget(settings.url)
+        : settings.handler !== undefined
+          ? { kind: 'handler', handler: settings.handler }
+          : undefined;
+    this.#records = new BoundedLog(settings.keep, (record) => record.state !== 'pending');
   }
 
-  /** Copies of every delivery, oldest first. */
+  /**
+   * Copies of every delivery kept, oldest first. One `structuredClone` of them
+   * all: an event redelivered many times is copied once, not once a delivery.
+   */
   get all(): WebhookDelivery[] {
-    return this.#records.map(copyDelivery);
+    return structuredClone(this.#records.all());
   }
 
-  /** Attempts that failed (network error, timeout, non-2xx), across every delivery. */
+  /** Copies of the newest `count` deliveries, newest first, and how many are kept in all. */
+  newest(count: number): Page<WebhookDelivery> {
+    return { data: structuredClone(this.#records.newest(count)), total: this.#records.size };
+  }
+
+  /** Attempts that failed (network error, timeout, non-2xx), across every delivery, dropped ones included. */
   get failedAttempts(): number {
-    return this.#records.reduce((count, record) => count + record.attempts.filter((attempt) => !attempt.ok).length, 0);
+    return this.#failedAttempts;
   }
 
-  /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no URL). */
+  /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no receiver). */
   send(event: SandboxEvent): void {
     this.#events.set(event.id, event);
-    if (this.#settings.url === undefined || this.#closed) return;
+    if (this.#target === undefined || this.#closed) return;
     if (this.#held) this.#held.push(event);
     else this.#start([event], false, true);
   }
@@ -80,7 +115,7 @@ export class WebhookDeliveries {
     checkConcurrently(concurrently);
     const event = this.#events.get(eventId);
     if (event === undefined) throw new SandboxError(`No event ${JSON.stringify(eventId)} was recorded by this sandbox`);
-    this.#requireUrl('redeliver');
+    this.#requireReceiver('redeliver');
     this.#start(
       Array.from({ length: times }, () => event),
       true,
@@ -90,7 +125,7 @@ export class WebhookDeliveries {
 
   /** From now on, new events wait unsent (and out of `all`) until `release()`. */
   hold(): void {
-    this.#requireUrl('holdWebhooks');
+    this.#requireReceiver('holdWebhooks');
     this.#held ??= [];
   }
 
@@ -102,7 +137,7 @@ export class WebhookDeliveries {
     ]) as ReleaseWebhooksOptions;
     if (order !== 'recorded' && order !== 'reversed') throw new TypeError("order must be 'recorded' or 'reversed'");
     checkConcurrently(concurrently);
-    this.#requireUrl('releaseWebhooks');
+    this.#requireReceiver('releaseWebhooks');
     const held = this.#held ?? [];
     this.#held = undefined;
     this.#start(order === 'reversed' ? held.reverse() : held, false, concurrently);
@@ -110,7 +145,9 @@ export class WebhookDeliveries {
 
   /** Resolves once no delivery is pending; at once when none is. Held events are not waited for. */
   settled(): Promise<void> {
-    if (!this.#records.some(({ state }) => state === 'pending')) return Promise.resolve();
+    if (this.#pending === 0) return Promise.resolve();
+    // Someone waits now: a retry's wait must keep the process alive, or a script's `await` would end with it.
+    this.#timers.keepProcessAlive(true);
     return new Promise((resolve) => this.#onSettled.push(resolve));
   }
 
@@ -121,17 +158,21 @@ export class WebhookDeliveries {
     for (const cancel of this.#cancels) cancel();
     this.#cancels.clear();
     this.#retryWaits.stop();
-    for (const record of this.#records) {
+    for (const record of this.#records.all()) {
       if (record.state !== 'pending') continue;
       record.state = 'abandoned';
       record.retryAt = null;
+      this.#pending -= 1;
     }
+    this.#records.trim();
     this.#settleWaiters();
   }
 
-  #requireUrl(helper: string): void {
-    if (this.#settings.url === undefined) {
-      throw new SandboxError(`${helper}() needs a webhook URL: start the sandbox with the webhookUrl option`);
+  #requireReceiver(helper: string): void {
+    if (this.#target === undefined) {
+      throw new SandboxError(
+        `${helper}() needs a webhook URL or handler: start the sandbox with the webhookUrl or webhook option`,
+      );
     }
   }
 
@@ -148,6 +189,7 @@ export class WebhookDeliveries {
         retryAt: null,
       };
       this.#records.push(record);
+      this.#pending += 1;
       return () => this.#run(record, event);
     });
     if (concurrently) for (const run of runs) void run();
@@ -165,10 +207,16 @@ export class WebhookDeliveries {
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       const endedAt = Date.now();
       record.attempts.push({ startedAt, durationMs: endedAt - startedAt.getTime(), ...outcome, ok });
+      if (!ok) this.#failedAttempts += 1;
       const delay = ok ? undefined : retryDelaysMs[retry];
       record.state = ok ? 'delivered' : delay === undefined ? 'failed' : 'pending';
       record.retryAt = delay === undefined ? null : new Date(endedAt + delay);
       this.#report(record);
+      if (record.state !== 'pending') {
+        this.#pending -= 1;
+        // Settled, it may now give way to newer deliveries past the log's limit.
+        this.#records.trim();
+      }
       if (delay !== undefined && !(await this.#retryWaits.sleep(delay))) break;
       record.retryAt = null;
     }
@@ -182,7 +230,7 @@ export class WebhookDeliveries {
     const cancel = (): void => abandon.abort();
     this.#cancels.add(cancel);
     try {
-      return await attemptDelivery(target, event, timeoutMs, abandon.signal);
+      return await attemptDelivery(target, event, { timeoutMs, abandon: abandon.signal, timers: this.#timers });
     } finally {
       this.#cancels.delete(cancel);
     }
@@ -200,7 +248,8 @@ export class WebhookDeliveries {
   }
 
   #settleWaiters(): void {
-    if (this.#records.some(({ state }) => state === 'pending')) return;
+    if (this.#pending > 0) return;
+    this.#timers.keepProcessAlive(false);
     for (const resolve of this.#onSettled.splice(0)) resolve();
   }
 }

@@ -90,3 +90,26 @@ export interface ReleaseWebhooksOptions {
 
 /** A function called after every attempt, with a copy of its delivery (`state` and `retryAt` say what comes next). @category Testing */
 export type WebhookAttemptListener = (delivery: WebhookDelivery) => void;
+
+/**
+ * A webhook receiver in process, for the `webhook` option: a fetch-style
+ * function such as a Hono app's `app.fetch` or a Next.js route's `POST`. It
+ * gets each event as `POST https://sandbox.lunas.invalid/webhook` with a JSON
+ * body and the headers a URL gets, and answers a `Response`: a 2xx delivers
+ * the event, anything else is a failed attempt, retried on the schedule. A
+ * throw, a rejection or an answer that is not a `Response` is a failed
+ * attempt too, recorded with what happened; the sandbox carries on.
+ *
+ * @example
+ * ```ts
+ * const sandbox = createSandbox({
+ *   webhook: async (request) => {
+ *     const event = await request.json();
+ *     console.log(event.type, request.headers.get('lunas-event-id'));
+ *     return new Response(null, { status: 204 });
+ *   },
+ * });
+ * ```
+ * @category Testing
+ */
+export type WebhookHandler = (request: Request) => Response | Promise<Response>;
