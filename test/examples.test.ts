@@ -52,6 +52,9 @@ describe('examples', () => {
     const env = await withSandbox();
     const out = await runExample('create-virtual-account-charge.ts', env);
     expect(out).toMatch(/Charge ch_\w+ for 150000\.50 idr is pending/);
+    const account = sandbox!.charges()[0]?.payment_method_options?.virtual_account;
+    expect(account?.account_number).toMatch(/^\d{16}$/);
+    expect(out).toContain(`Transfer to account ${account?.account_number} (Toko Budi)`);
     expect(out).toContain('Status now: pending');
   });
 

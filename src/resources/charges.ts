@@ -61,11 +61,25 @@ const chargeWireSchema = looseObject({
   updated_at: z.string(),
 });
 
+// What the customer needs to pay a created charge, beside its URLs. The
+// service documents these fields for the request only, so each may be absent
+// or null; a qris charge's options are undocumented, so taken as they come.
+const createdPaymentMethodOptions = looseObject({
+  virtual_account: maybe(
+    looseObject({
+      account_name: maybe(z.string()),
+      account_number: maybe(z.string()),
+    }),
+  ),
+  qris: z.optional(z.unknown()),
+});
+
 const chargeSchema = typedAs<Charge>()(chargeWireSchema);
 const createdChargeSchema = typedAs<CreatedCharge>()(
   z.extend(chargeWireSchema, {
     payment_url: z.string(),
     qr_code_url: z.optional(z.string()),
+    payment_method_options: maybe(createdPaymentMethodOptions),
   }),
 );
 
