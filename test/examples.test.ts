@@ -3,6 +3,7 @@
  * sandbox over real HTTP, and prints what it promises.
  */
 import { execFile, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
@@ -31,7 +32,27 @@ async function withSandbox(): Promise<Record<string, string>> {
   return { LUNAS_API_KEY: sandbox.apiKey, LUNAS_BASE_URL: sandbox.url };
 }
 
+/** Money turned into a float: a call that makes a double of an amount, or rounds one to cents for show. */
+const FLOAT_MONEY = /\.toFixed\(|parseFloat\(|Number\([^)]*\b(?:amount|balance|fee|price|share)\b/g;
+
 describe('examples', () => {
+  test('no example or guide does money in floating point, which the Charges guide forbids', () => {
+    const files = [
+      ...readdirSync('examples')
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => `examples/${name}`),
+      ...readdirSync('docs')
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+      'README.md',
+    ];
+    expect(files).toContain('examples/reconcile-with-cli.ts');
+    const found = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(FLOAT_MONEY)].map((match) => `${file}: ${match[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   test('demo.ts walks through charges, a listing, a lost response and balances', async () => {
     const out = await runExample('demo.ts');
     expect(out).toMatch(/QRIS charge ch_\w+: 25000\.00 idr, pending/);
