@@ -87,6 +87,35 @@ describe('examples', () => {
     expect(out).toContain('page 1: 10 of 123; more: true');
   });
 
+  test('paid-today.ts counts a day by paid_at: a virtual account charge created at 23:30 and paid at 01:00 is in', async () => {
+    // The sandbox's clock at 21:50 in Jakarta (UTC+7) on 3 May; advanceClock moves it on.
+    sandbox = await startSandbox({ now: () => new Date('2026-05-03T14:50:00Z') });
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
+    const minutes = (count: number) => sandbox!.advanceClock(count * 60_000);
+
+    const yesterdays = await client.charges.create({ payment_method: 'qris', amount: 7_500 });
+    await minutes(10);
+    await sandbox.payCharge(yesterdays.id); // 22:00 on 3 May: another day's takings
+    await minutes(90);
+    const lateOrder = await client.charges.create({ payment_method: 'virtual_account', amount: 500_000 }); // 23:30
+    await minutes(60);
+    const quick = await client.charges.create({ payment_method: 'qris', amount: 10_000 }); // 00:30 on 4 May
+    await minutes(5);
+    await sandbox.payCharge(quick.id);
+    await client.charges.create({ payment_method: 'qris', amount: 20_000 }); // 00:35, never paid
+    await minutes(25);
+    await sandbox.payCharge(lateOrder.id); // 01:00
+    expect((await client.charges.retrieve(lateOrder.id)).paid_at).toBe('2026-05-03T18:00:00.000Z');
+
+    const out = await runExample('paid-today.ts', {
+      LUNAS_API_KEY: sandbox.apiKey,
+      LUNAS_BASE_URL: sandbox.url,
+      DAY: '2026-05-04',
+    });
+    expect(out).toContain('Paid on 2026-05-04 (Jakarta): 2 charge(s), 510000.00 idr');
+    expect(out).toContain("Created since midnight and paid: 10000.00 idr, which is not the day's takings");
+  });
+
   test('transfer-with-idempotency.ts moves the money once, however often it runs', async () => {
     const env = await withSandbox();
     const first = await runExample('transfer-with-idempotency.ts', env);

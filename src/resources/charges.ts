@@ -192,7 +192,10 @@ export class Charges extends Resource {
   /**
    * Lists charges, newest first. `await` the result for one {@link Page},
    * `for await` over it for every charge across pages, or over
-   * `.since(time)` for the charges created since a time.
+   * `.since(time)` for the charges created since a time. Created, not paid:
+   * to count the charges paid in a period, walk back by the longest a charge
+   * can stay pending and filter on `paid_at`, as the
+   * [Charges guide](../../docs/charges.md#counting-what-was-paid-in-a-period) shows.
    *
    * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) are invalid; nothing
    *   is sent. Like every error of a list, it rejects the returned {@link PagePromise} when that is
