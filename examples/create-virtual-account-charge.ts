@@ -17,6 +17,10 @@ const charge = await client.charges.create({
 
 console.log(`Charge ${charge.id} for ${charge.amount} ${charge.currency} is ${charge.status}`);
 console.log(`Payment page: ${charge.payment_url}`);
+// The account the customer transfers to. The service documents it for the request only, so it may be missing:
+// the payment page then tells the customer how to pay. Store it with the order: retrieve does not promise it.
+const account = charge.payment_method_options?.virtual_account;
+if (account?.account_number) console.log(`Transfer to account ${account.account_number} (${account.account_name})`);
 
 // Later (for example when a webhook arrives), read the charge again.
 const current = await client.charges.retrieve(charge.id);

@@ -47,7 +47,7 @@ const sandbox = await startSandbox({ webhookUrl });
 const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
 
 try {
-  // 3. Create a charge as your checkout would. Amounts are rupiah: 25000 is Rp 25,000.
+  // 3. Create a charge as your checkout would. Amounts are rupiah: 25000 is Rp 25.000.
   const charge = await client.charges.create({
     payment_method: 'qris',
     amount: 25_000,

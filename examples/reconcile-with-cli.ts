@@ -24,6 +24,13 @@ function sandboxCli<T>(...args: string[]): T {
   return JSON.parse(execFileSync(command, [...commandArgs, ...args, '--json'], { encoding: 'utf8' })) as T;
 }
 
+// Money in integer cents, never in floating point (the Charges guide): amounts come as two-decimal strings.
+/** `'25000.00'` → `2500000n`. */
+const cents = (amount: string): bigint => BigInt(amount.replace('.', ''));
+/** `250000n` → `'2500.00'`, as requests take money and responses carry it (not for negative amounts). */
+const decimal = (amountInCents: bigint): string =>
+  `${amountInCents / 100n}.${(amountInCents % 100n).toString().padStart(2, '0')}`;
+
 const client = new Client({ apiKey: process.env.LUNAS_API_KEY ?? 'sk_test_sandbox' });
 const run = Date.now().toString(36); // orders of this run, apart from earlier runs on the same sandbox
 
@@ -43,7 +50,7 @@ console.log(
 );
 
 // 2. The merchant's job: pays the partner's share of each paid order, and records it.
-const partnerBefore = Number(sandboxCli<string>('balance', 'acc_partner'));
+const partnerBefore = cents(sandboxCli<string>('balance', 'acc_partner'));
 const recorded = new Set<string>(); // stands in for the job's table of paid shares
 
 async function reconcile({ crashAfterTransfers }: { crashAfterTransfers?: number } = {}): Promise<number> {
@@ -51,7 +58,8 @@ async function reconcile({ crashAfterTransfers }: { crashAfterTransfers?: number
   for (const order of orders) {
     const charge = await client.charges.retrieve(order.id);
     if (charge.status !== 'success' || recorded.has(charge.id)) continue;
-    const share = (Number(charge.amount) / 10).toFixed(2);
+    // 10 %, rounded down to the cent: the partner never gets more than its share.
+    const share = decimal(cents(charge.amount) / 10n);
     // The key is the business operation: a rerun sends the same one, and the service answers the first transfer.
     await client.transfers.create(
       {
@@ -82,7 +90,7 @@ const references = new Set(orders.map((order) => order.client_reference_id));
 const transfers = sandboxCli<{ client_reference_id: string | null; amount: string }[]>('transfers').filter((transfer) =>
   references.has(transfer.client_reference_id),
 );
-const partnerGain = (Number(sandboxCli<string>('balance', 'acc_partner')) - partnerBefore).toFixed(2);
+const partnerGain = decimal(cents(sandboxCli<string>('balance', 'acc_partner')) - partnerBefore);
 const failed = sandboxCli<{ type: string; data: { id: string } }[]>('events').filter(
   (event) => event.type === 'payment_charge.failed' && event.data.id === abandoned.id,
 );

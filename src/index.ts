@@ -51,8 +51,10 @@ export {
   Charges,
   type ChargeStatus,
   type CreatedCharge,
+  type CreatedChargePaymentMethodOptions,
   type CustomerDetails,
   type PaymentMethodType,
+  type VirtualAccountDetails,
 } from './resources/charges.js';
 export { type PaymentMethod, PaymentMethods } from './resources/payment-methods.js';
 export { type Payout, Payouts } from './resources/payouts.js';

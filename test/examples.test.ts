@@ -3,6 +3,7 @@
  * sandbox over real HTTP, and prints what it promises.
  */
 import { execFile, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
@@ -31,7 +32,27 @@ async function withSandbox(): Promise<Record<string, string>> {
   return { LUNAS_API_KEY: sandbox.apiKey, LUNAS_BASE_URL: sandbox.url };
 }
 
+/** Money turned into a float: a call that makes a double of an amount, or rounds one to cents for show. */
+const FLOAT_MONEY = /\.toFixed\(|parseFloat\(|Number\([^)]*\b(?:amount|balance|fee|price|share)\b/g;
+
 describe('examples', () => {
+  test('no example or guide does money in floating point, which the Charges guide forbids', () => {
+    const files = [
+      ...readdirSync('examples')
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => `examples/${name}`),
+      ...readdirSync('docs')
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+      'README.md',
+    ];
+    expect(files).toContain('examples/reconcile-with-cli.ts');
+    const found = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(FLOAT_MONEY)].map((match) => `${file}: ${match[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   test('demo.ts walks through charges, a listing, a lost response and balances', async () => {
     const out = await runExample('demo.ts');
     expect(out).toMatch(/QRIS charge ch_\w+: 25000\.00 idr, pending/);
@@ -52,6 +73,9 @@ describe('examples', () => {
     const env = await withSandbox();
     const out = await runExample('create-virtual-account-charge.ts', env);
     expect(out).toMatch(/Charge ch_\w+ for 150000\.50 idr is pending/);
+    const account = sandbox!.charges()[0]?.payment_method_options?.virtual_account;
+    expect(account?.account_number).toMatch(/^\d{16}$/);
+    expect(out).toContain(`Transfer to account ${account?.account_number} (Toko Budi)`);
     expect(out).toContain('Status now: pending');
   });
 
@@ -61,6 +85,35 @@ describe('examples', () => {
     const out = await runExample('list-charges.ts', env);
     expect(out).toContain('123 charges, 123 pending');
     expect(out).toContain('page 1: 10 of 123; more: true');
+  });
+
+  test('paid-today.ts counts a day by paid_at: a virtual account charge created at 23:30 and paid at 01:00 is in', async () => {
+    // The sandbox's clock at 21:50 in Jakarta (UTC+7) on 3 May; advanceClock moves it on.
+    sandbox = await startSandbox({ now: () => new Date('2026-05-03T14:50:00Z') });
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
+    const minutes = (count: number) => sandbox!.advanceClock(count * 60_000);
+
+    const yesterdays = await client.charges.create({ payment_method: 'qris', amount: 7_500 });
+    await minutes(10);
+    await sandbox.payCharge(yesterdays.id); // 22:00 on 3 May: another day's takings
+    await minutes(90);
+    const lateOrder = await client.charges.create({ payment_method: 'virtual_account', amount: 500_000 }); // 23:30
+    await minutes(60);
+    const quick = await client.charges.create({ payment_method: 'qris', amount: 10_000 }); // 00:30 on 4 May
+    await minutes(5);
+    await sandbox.payCharge(quick.id);
+    await client.charges.create({ payment_method: 'qris', amount: 20_000 }); // 00:35, never paid
+    await minutes(25);
+    await sandbox.payCharge(lateOrder.id); // 01:00
+    expect((await client.charges.retrieve(lateOrder.id)).paid_at).toBe('2026-05-03T18:00:00.000Z');
+
+    const out = await runExample('paid-today.ts', {
+      LUNAS_API_KEY: sandbox.apiKey,
+      LUNAS_BASE_URL: sandbox.url,
+      DAY: '2026-05-04',
+    });
+    expect(out).toContain('Paid on 2026-05-04 (Jakarta): 2 charge(s), 510000.00 idr');
+    expect(out).toContain("Created since midnight and paid: 10000.00 idr, which is not the day's takings");
   });
 
   test('transfer-with-idempotency.ts moves the money once, however often it runs', async () => {

@@ -87,9 +87,38 @@ export interface Charge {
 }
 
 /**
- * A charge just created: a {@link Charge} plus the customer's `payment_url`, and
- * `qr_code_url` for `qris`. Neither URL can be read back later with `retrieve`,
- * so store them if you need them again.
+ * The virtual account a customer pays into, in a created charge's
+ * `payment_method_options`. The service documents these fields for the
+ * request only, so either may be absent or `null` in a response.
+ * @category Resources
+ */
+export interface VirtualAccountDetails {
+  /** The name shown on the virtual account: the one sent, else the customer's name. */
+  account_name?: string | null | undefined;
+  /** The number the customer pays into: the one sent, else one the service generated. */
+  account_number?: string | null | undefined;
+}
+
+/**
+ * Method-specific details of a created charge, keyed by payment method: what
+ * the customer needs to pay beside `payment_url`.
+ * @category Resources
+ */
+export interface CreatedChargePaymentMethodOptions {
+  /** The virtual account of a `virtual_account` charge: show its `account_number` to the customer. */
+  virtual_account?: VirtualAccountDetails | null | undefined;
+  /**
+   * A `qris` charge's options. The service does not document their shape, so
+   * this is `unknown`: check a field's type before you use it.
+   */
+  qris?: unknown;
+}
+
+/**
+ * A charge just created: a {@link Charge} plus what the customer needs to pay:
+ * `payment_url`, `qr_code_url` for `qris`, and `payment_method_options` (the
+ * account number of a `virtual_account` charge). None of them is promised by
+ * `retrieve`, so store what you need again.
  * @category Resources
  */
 export interface CreatedCharge extends Charge {
@@ -97,6 +126,12 @@ export interface CreatedCharge extends Charge {
   payment_url: string;
   /** Address of a QR code image, for `qris` charges. */
   qr_code_url?: string | undefined;
+  /**
+   * Method-specific details, e.g. `payment_method_options.virtual_account.account_number`,
+   * the number a customer transfers to. Absent or `null` when the service sends none: the
+   * service documents the field for the request, not the response.
+   */
+  payment_method_options?: CreatedChargePaymentMethodOptions | null | undefined;
 }
 
 /**

@@ -61,11 +61,25 @@ const chargeWireSchema = looseObject({
   updated_at: z.string(),
 });
 
+// What the customer needs to pay a created charge, beside its URLs. The
+// service documents these fields for the request only, so each may be absent
+// or null; a qris charge's options are undocumented, so taken as they come.
+const createdPaymentMethodOptions = looseObject({
+  virtual_account: maybe(
+    looseObject({
+      account_name: maybe(z.string()),
+      account_number: maybe(z.string()),
+    }),
+  ),
+  qris: z.optional(z.unknown()),
+});
+
 const chargeSchema = typedAs<Charge>()(chargeWireSchema);
 const createdChargeSchema = typedAs<CreatedCharge>()(
   z.extend(chargeWireSchema, {
     payment_url: z.string(),
     qr_code_url: z.optional(z.string()),
+    payment_method_options: maybe(createdPaymentMethodOptions),
   }),
 );
 
@@ -178,7 +192,10 @@ export class Charges extends Resource {
   /**
    * Lists charges, newest first. `await` the result for one {@link Page},
    * `for await` over it for every charge across pages, or over
-   * `.since(time)` for the charges created since a time.
+   * `.since(time)` for the charges created since a time. Created, not paid:
+   * to count the charges paid in a period, walk back by the longest a charge
+   * can stay pending and filter on `paid_at`, as the
+   * [Charges guide](../../docs/charges.md#counting-what-was-paid-in-a-period) shows.
    *
    * @throws {@link RequestValidationError} when `params` (`page`, `pagesize`) are invalid; nothing
    *   is sent. Like every error of a list, it rejects the returned {@link PagePromise} when that is

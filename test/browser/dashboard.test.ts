@@ -91,7 +91,11 @@ describe.each([
     const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled, false);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sandbox');
     const payRow = rowOf(page, toPay);
-    expect(await payRow.getByRole('cell', { name: 'Rp\u00a025.000' }).isVisible()).toBe(true);
+    expect(await payRow.getByRole('cell', { name: 'Rp 25.000' }).isVisible()).toBe(true);
+    const amountWraps = payRow
+      .getByRole('cell', { name: 'Rp 25.000' })
+      .evaluate((td) => getComputedStyle(td).whiteSpace);
+    expect(await amountWraps).toBe('nowrap');
     expect(await payRow.getByRole('link', { name: toPay }).getAttribute('href')).toBe(`/pay/${toPay}`);
 
     await press(page, payRow.getByRole('button', { name: 'Pay', exact: true }), 'charges');

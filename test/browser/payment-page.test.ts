@@ -93,11 +93,15 @@ async function customerOpens(
   });
   const { page, consoleErrors } = await openPage(browser, javaScriptEnabled);
   await page.goto(charge.payment_url);
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Rp\u00a025.000');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Rp 25.000');
+  // A plain space, kept from wrapping by the style.
+  expect(await page.getByRole('heading', { level: 1 }).evaluate((h1) => getComputedStyle(h1).whiteSpace)).toBe(
+    'nowrap',
+  );
   expect(await statusOf(page)).toBe('pending');
   if (method === 'qris') {
     expect(await page.getByText('QRIS', { exact: true }).isVisible()).toBe(true);
-    const qr = page.getByRole('img', { name: 'QRIS code to pay Rp\u00a025.000' });
+    const qr = page.getByRole('img', { name: 'QRIS code to pay Rp 25.000' });
     expect(await qr.isVisible()).toBe(true);
     expect((await qr.boundingBox())?.width).toBeGreaterThan(100);
   } else {

@@ -13,10 +13,6 @@ import { start } from './helpers.js';
 import { ISO_UTC, REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
 import { rejection } from '../helpers/rejection.js';
 
-const vaOptions = (charge: object) =>
-  (charge as { payment_method_options?: { virtual_account?: { account_name?: unknown; account_number?: unknown } } })
-    .payment_method_options?.virtual_account;
-
 describe('charges.create', () => {
   it('creates a qris charge from a number amount, with payment_url and qr_code_url', async () => {
     const { sandbox, client, requestIds } = await start();
@@ -78,8 +74,26 @@ describe('charges.create', () => {
     });
     expect(charge.payment_url).toEqual(expect.any(String));
     expect(charge).not.toHaveProperty('qr_code_url');
-    expect(vaOptions(charge)?.account_name).toBe('Budi Santoso');
-    expect(vaOptions(charge)?.account_number).toMatch(/^\d{16}$/);
+    expect(charge.payment_method_options?.virtual_account?.account_name).toBe('Budi Santoso');
+    expect(charge.payment_method_options?.virtual_account?.account_number).toMatch(/^\d{16}$/);
+  });
+
+  it("gives the virtual account's number a buyer needs in the create response, typed: no `in`, no cast", async () => {
+    const { sandbox, client } = await start();
+    const charge = await client.charges.create({ payment_method: 'virtual_account', amount: 150_000 });
+
+    const accountNumber = charge.payment_method_options?.virtual_account?.account_number;
+    expectTypeOf(accountNumber).toEqualTypeOf<string | null | undefined>();
+    expectTypeOf(charge.payment_method_options?.qris).toBeUnknown();
+    // The number the sandbox keeps for the charge (its payment page shows it), not just any string.
+    const [stored] = sandbox.charges();
+    expect(stored?.payment_method_options?.virtual_account.account_number).toMatch(/^\d{16}$/);
+    expect(accountNumber).toBe(stored?.payment_method_options?.virtual_account.account_number);
+
+    // A qris charge has none: the field stays optional, and the response parses without it.
+    const qris = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+    expect(qris).not.toHaveProperty('payment_method_options');
+    expect(qris.payment_method_options?.virtual_account?.account_number).toBeUndefined();
   });
 
   it('uses an explicit account name and number, and a default name without a customer', async () => {
@@ -90,15 +104,18 @@ describe('charges.create', () => {
       customer_details: { name: 'Budi Santoso' },
       payment_method_options: { virtual_account: { account_name: 'Toko Budi', account_number: '8808123456789012' } },
     });
-    expect(vaOptions(named)).toEqual({ account_name: 'Toko Budi', account_number: '8808123456789012' });
+    expect(named.payment_method_options?.virtual_account).toEqual({
+      account_name: 'Toko Budi',
+      account_number: '8808123456789012',
+    });
 
     const anonymous = await client.charges.create({ payment_method: 'virtual_account', amount: 50_000 });
-    const name = vaOptions(anonymous)?.account_name;
+    const name = anonymous.payment_method_options?.virtual_account?.account_name;
     expect(name).toEqual(expect.any(String));
     expect(name).not.toBe('');
   });
 
-  it('keeps a field the types do not list (payment_method_options), read with `in` as the Charges guide shows', async () => {
+  it('keeps a field the types of a retrieved charge do not list (payment_method_options), read with `in` as the Charges guide shows', async () => {
     const { client } = await start();
     const created = await client.charges.create({
       payment_method: 'virtual_account',

@@ -35,7 +35,7 @@ describe('payment_url', () => {
 
     const page = await fetch(charge.payment_url);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<h1>Rp\u00a025.000</h1>');
+    expect(await page.text()).toContain('<h1 class="amount">Rp 25.000</h1>');
 
     const pressed = await press(charge.payment_url, 'pay');
     expect(pressed.status).toBe(303);

@@ -107,9 +107,17 @@ const chargeRules = {
   updated_at: isString,
 };
 const isCharge = (value: unknown) => isObject(value) && has(value, chargeRules);
+const virtualAccount = (value: unknown) =>
+  isObject(value) && has(value, { account_name: optional(isString), account_number: optional(isString) });
 const isCreatedCharge = (value: unknown) =>
   isCharge(value) &&
-  has(value as Json, { payment_url: isString, qr_code_url: (url) => url === undefined || isString(url) });
+  has(value as Json, {
+    payment_url: isString,
+    qr_code_url: (url) => url === undefined || isString(url),
+    payment_method_options: optional(
+      (options) => isObject(options) && has(options, { virtual_account: optional(virtualAccount) }),
+    ),
+  });
 const isTransfer = (value: unknown) =>
   isObject(value) &&
   has(value, {
@@ -157,7 +165,10 @@ function validData(kind: Kind): unknown {
     case 'charge':
       return chargeJson();
     case 'createdCharge':
-      return createdChargeJson();
+      // With the virtual account a buyer pays into, so mutations reach its fields too.
+      return createdChargeJson({
+        payment_method_options: { virtual_account: { account_name: 'Siti', account_number: '8808123456789012' } },
+      });
     case 'transfer':
       return transferJson();
     case 'chargeList':

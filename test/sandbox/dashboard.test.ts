@@ -57,7 +57,9 @@ describe('GET / (the sandbox page)', () => {
     const charge = rowOf(page.html, 'charge', id);
     expect(charge).toContain(`<a href="/pay/${id}"><code>${id}</code></a>`);
     expect(charge).toContain('<td data-status="success">success</td>');
-    expect(charge).toContain('<td>Rp\u00a025.000,50</td>');
+    expect(charge).toContain('<td class="amount">Rp 25.000,50</td>');
+    expect(page.html).toMatch(/[,}]\.amount\{white-space:nowrap\}/);
+    expect(page.html).not.toContain('\u00a0');
     expect(charge).toContain('<td>virtual_account (bca)</td>');
     expect(charge).not.toContain('<button');
 
@@ -72,10 +74,10 @@ describe('GET / (the sandbox page)', () => {
     );
 
     const [transfer] = box.transfers();
-    expect(rowOf(page.html, 'transfer', transfer!.id)).toContain('<td>Rp\u00a0125.000</td>');
-    expect(rowOf(page.html, 'account', 'acc_partner')).toContain('<td>Rp\u00a0125.000</td>');
+    expect(rowOf(page.html, 'transfer', transfer!.id)).toContain('<td class="amount">Rp 125.000</td>');
+    expect(rowOf(page.html, 'account', 'acc_partner')).toContain('<td class="amount">Rp 125.000</td>');
     // Less the transfer, plus the paid charge less its Rp 4.000 virtual-account fee.
-    expect(rowOf(page.html, 'account', 'acc_merchant')).toContain('<td>Rp\u00a0896.000,50</td>');
+    expect(rowOf(page.html, 'account', 'acc_merchant')).toContain('<td class="amount">Rp 896.000,50</td>');
     expect(rowOf(page.html, 'account', 'acc_closed')).toContain('<td>inactive</td>');
     // The sandbox's own page is not the service's traffic.
     expect(box.requests.at(-1)).toMatchObject({ method: 'GET', path: '/', authorized: false });

@@ -32,17 +32,34 @@ function fields(text: string): [string, string][] {
 }
 
 describe('formatAmount', () => {
-  it('writes rupiah the Indonesian way, exactly, cents only when there are some', () => {
-    expect(formatAmount('25000.00', 'idr')).toBe('Rp\u00a025.000');
-    expect(formatAmount('1500000.50', 'idr')).toBe('Rp\u00a01.500.000,50');
-    expect(formatAmount('0.05', 'idr')).toBe('Rp\u00a00,05');
+  it('writes rupiah one way: Rp, a plain space, `.` grouping thousands, `,` and cents only when there are some', () => {
+    expect(formatAmount('25000.00', 'idr')).toBe('Rp 25.000');
+    expect(formatAmount('1500000.50', 'idr')).toBe('Rp 1.500.000,50');
+    expect(formatAmount('0.05', 'idr')).toBe('Rp 0,05');
+    expect(formatAmount('999.00', 'idr')).toBe('Rp 999');
+    expect(formatAmount('1000.00', 'idr')).toBe('Rp 1.000');
+    expect(formatAmount('100000.00', 'IDR')).toBe('Rp 100.000');
+    expect(formatAmount('-5000.00', 'idr')).toBe('-Rp 5.000');
     // Past 2^53: a float would round this.
-    expect(formatAmount('12345678901234567890.99', 'idr')).toBe('Rp\u00a012.345.678.901.234.567.890,99');
+    expect(formatAmount('12345678901234567890.99', 'idr')).toBe('Rp 12.345.678.901.234.567.890,99');
   });
 
-  it('names another currency by its code or symbol', () => {
-    expect(formatAmount('10.50', 'usd')).toBe('US$10,50');
-    expect(formatAmount('7.00', 'xyz')).toBe('XYZ\u00a07');
+  it('never writes a no-break space: pages keep the amount on one line with CSS instead', () => {
+    for (const amount of ['0.01', '25000.00', '1500000.50', '7.00']) {
+      expect(formatAmount(amount, 'idr')).not.toMatch(/[\u00a0\u202f]/);
+      expect(formatAmount(amount, 'usd')).not.toMatch(/[\u00a0\u202f]/);
+    }
+  });
+
+  it('names another currency by its code, in the same notation', () => {
+    expect(formatAmount('10.50', 'usd')).toBe('USD 10,50');
+    expect(formatAmount('7.00', 'xyz')).toBe('XYZ 7');
+    expect(formatAmount('1234567.00', 'sgd')).toBe('SGD 1.234.567');
+  });
+
+  it('groups an amount of any length, from its digits', () => {
+    expect(formatAmount(`${'9'.repeat(300_000)}.00`, 'idr')).toBe(`Rp ${'999.'.repeat(99_999)}999`);
+    expect(formatAmount(`1${'0'.repeat(3_000)}.10`, 'idr')).toBe(`Rp 1${'.000'.repeat(1_000)},10`);
   });
 });
 

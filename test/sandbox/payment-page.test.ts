@@ -42,10 +42,13 @@ describe('GET /pay/{id}', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[0-9a-f-]{36}'/);
     expect(page.html).toMatch(/^<!doctype html>/);
-    expect(page.html).toContain('<h1>Rp\u00a025.000</h1>');
+    expect(page.html).toContain('<h1 class="amount">Rp 25.000</h1>');
+    // One line for `Rp` and the number by the style, not by a no-break space in the text.
+    expect(page.html).toContain('.amount{white-space:nowrap}');
+    expect(page.html).not.toContain('\u00a0');
     expect(page.html).toContain('<dt>Method</dt><dd>QRIS</dd>');
     expect(page.html).toContain(`<dt>Charge</dt><dd>${id}</dd>`);
-    expect(page.html).toMatch(/<img src="data:image\/svg\+xml,%3Csvg[^"]+" alt="QRIS code to pay Rp\u00a025\.000">/);
+    expect(page.html).toMatch(/<img src="data:image\/svg\+xml,%3Csvg[^"]+" alt="QRIS code to pay Rp 25\.000">/);
     expect(page.html).toContain('data-status="pending">pending</dd>');
     expect(page.html).toContain('<button type="submit" name="action" value="pay">Pay</button>');
     expect(page.html).toContain('<button type="submit" name="action" value="fail">Fail</button>');
@@ -68,7 +71,7 @@ describe('GET /pay/{id}', () => {
     });
     const page = await browse(box, path);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('<h1>Rp\u00a01.500.000,50</h1>');
+    expect(page.html).toContain('<h1 class="amount">Rp 1.500.000,50</h1>');
     expect(page.html).toContain('<dt>Method</dt><dd>Virtual account</dd>');
     expect(page.html).toContain('<dt>Channel</dt><dd>bca</dd>');
     expect(page.html).toContain('<dt>Account number</dt><dd>8808123456789012</dd>');

@@ -42,6 +42,9 @@ export async function typos(client: Client, id: string): Promise<void> {
   await client.charges.create({ payment_method: 'qris', amount: 1, clientReferenceId: 'order-1' });
   // @ts-expect-error: not a payment method
   await client.charges.create({ payment_method: 'card', amount: 1 });
+  const va = await client.charges.create({ payment_method: 'virtual_account', amount: 1 });
+  // @ts-expect-error: a misspelt account_number, which the buyer would never see
+  warn(va.payment_method_options?.virtual_account?.acount_number);
 }
 
 /** Webhook mistakes: acting on the event's unchecked data, a Request passed as the body. */
@@ -68,6 +71,8 @@ export async function rightUses(client: Client, orderId: string): Promise<string
   const created: CreatedCharge = await client.charges.create(params);
   const qrCode: string | undefined = created.qr_code_url;
   const paymentPage: string = created.payment_url;
+  // The number a buyer of a virtual_account charge transfers to: typed, no `in` and no cast.
+  const accountNumber: string | null | undefined = created.payment_method_options?.virtual_account?.account_number;
 
   const charge: Charge = await client.charges.retrieve(created.id);
   if (charge.status === 'success' && charge.paid_at !== null) fulfil(orderId);
@@ -114,6 +119,7 @@ export async function rightUses(client: Client, orderId: string): Promise<string
   return [
     qrCode,
     paymentPage,
+    accountNumber,
     amount,
     status,
     customerName,

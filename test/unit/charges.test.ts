@@ -118,6 +118,63 @@ describe('charges.create', () => {
     expect(va.payment_method).toBe('virtual_account');
   });
 
+  it("reads the virtual account's number from payment_method_options, typed, and parses a response without it", async () => {
+    const account = { account_name: 'Toko Siti', account_number: '8808123456789012' };
+    capture(
+      success(
+        chargeJson({
+          payment_method: 'virtual_account',
+          payment_url: 'https://pay.lunas.test/va',
+          payment_method_options: { virtual_account: account },
+        }),
+      ),
+    );
+    const va = await makeClient().charges.create({ payment_method: 'virtual_account', amount: 25000 });
+    expect(va.payment_method_options?.virtual_account?.account_number).toBe('8808123456789012');
+    expect(va.payment_method_options).toEqual({ virtual_account: account });
+
+    // Nothing in the spec promises the field in a response: absent, null or partial, it still parses.
+    const answers: [string, Record<string, unknown>][] = [
+      ['absent', {}],
+      ['null', { payment_method_options: null }],
+      ['virtual_account null', { payment_method_options: { virtual_account: null } }],
+      ['account_number null', { payment_method_options: { virtual_account: { account_number: null } } }],
+      ['an empty object', { payment_method_options: {} }],
+    ];
+    for (const [what, overrides] of answers) {
+      capture(success(chargeJson({ payment_url: 'https://pay.lunas.test/x', ...overrides })));
+      const charge = await makeClient().charges.create({ payment_method: 'virtual_account', amount: 1 });
+      expect(charge.payment_method_options, what).toEqual(overrides.payment_method_options);
+    }
+  });
+
+  it("keeps a qris charge's undocumented options and any method's extra fields as they came", async () => {
+    const options = {
+      qris: { merchant_name: 'Toko Siti', tip: [1, 2] },
+      virtual_account: { account_number: '8808', bank_code: '008' },
+      ewallet: { phone: '+628123' },
+    };
+    capture(success(chargeJson({ payment_url: 'https://pay.lunas.test/x', payment_method_options: options })));
+    const charge = await makeClient().charges.create({ payment_method: 'qris', amount: 1 });
+    expect(charge.payment_method_options).toEqual(options);
+  });
+
+  it('refuses a create response whose account_number is not a string, naming the field', async () => {
+    capture(
+      success(
+        chargeJson({
+          payment_url: 'https://pay.lunas.test/x',
+          payment_method_options: { virtual_account: { account_number: 8808123456789012 } },
+        }),
+      ),
+    );
+    const error = await makeClient()
+      .charges.create({ payment_method: 'virtual_account', amount: 1 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('data.payment_method_options.virtual_account.account_number');
+  });
+
   it('normalises money in the create response', async () => {
     capture(success(chargeJson({ amount: 10000.5, fee: 70, payment_url: 'https://pay.lunas.test/x' })));
     const charge = await makeClient().charges.create({ payment_method: 'qris', amount: '10000.50' });

@@ -22,6 +22,7 @@ import {
   Client,
   ConflictError,
   type CreatedCharge,
+  type CreatedChargePaymentMethodOptions,
   EventValidationError,
   InternalServerError,
   LunasError,
@@ -44,6 +45,7 @@ import {
   type TransferStatus,
   UnprocessableEntityError,
   type UnknownEvent,
+  type VirtualAccountDetails,
   isChargeEvent,
   parseEvent,
   type RequestEvent,
@@ -121,6 +123,36 @@ describe('public types', () => {
     expectTypeOf<CreatedCharge>().toExtend<Charge>();
     expectTypeOf<CreatedCharge['payment_url']>().toEqualTypeOf<string>();
     expectTypeOf<CreatedCharge['qr_code_url']>().toEqualTypeOf<string | undefined>();
+  });
+
+  it("a created charge types payment_method_options as far as the spec goes: the virtual account's number, qris unknown", () => {
+    expectTypeOf<CreatedCharge['payment_method_options']>().toEqualTypeOf<
+      CreatedChargePaymentMethodOptions | null | undefined
+    >();
+    expectTypeOf<keyof CreatedChargePaymentMethodOptions>().toEqualTypeOf<'virtual_account' | 'qris'>();
+    expectTypeOf<CreatedChargePaymentMethodOptions['virtual_account']>().toEqualTypeOf<
+      VirtualAccountDetails | null | undefined
+    >();
+    expectTypeOf<VirtualAccountDetails>().toEqualTypeOf<{
+      account_name?: string | null | undefined;
+      account_number?: string | null | undefined;
+    }>();
+    expectTypeOf<CreatedChargePaymentMethodOptions['qris']>().toBeUnknown();
+    // Reached with optional chaining alone: no `in`, no cast.
+    function accountNumber(charge: CreatedCharge) {
+      return charge.payment_method_options?.virtual_account?.account_number;
+    }
+    expectTypeOf(accountNumber).returns.toEqualTypeOf<string | null | undefined>();
+    // retrieve does not promise it: on a Charge it is read with `in`, as the guide shows.
+    expectTypeOf<Charge>().not.toHaveProperty('payment_method_options');
+    function typo(charge: CreatedCharge) {
+      // @ts-expect-error: closed, so a typo of account_number does not compile
+      return charge.payment_method_options?.virtual_account?.acount_number;
+    }
+    void typo;
+    const created = { payment_method_options: { virtual_account: { account_number: '8808123456789012' } } };
+    expect(accountNumber(created as CreatedCharge)).toBe('8808123456789012');
+    expect(accountNumber({ payment_method_options: null } as CreatedCharge)).toBeUndefined();
   });
 
   it('closed enums: only the known values, so comparing with an impossible one does not compile', () => {
@@ -252,7 +284,9 @@ describe('public types', () => {
       | 'created_at'
       | 'updated_at'
     >();
-    expectTypeOf<keyof CreatedCharge>().toEqualTypeOf<keyof Charge | 'payment_url' | 'qr_code_url'>();
+    expectTypeOf<keyof CreatedCharge>().toEqualTypeOf<
+      keyof Charge | 'payment_url' | 'qr_code_url' | 'payment_method_options'
+    >();
     expectTypeOf<keyof UnknownEvent>().toEqualTypeOf<'id' | 'type' | 'created_at' | 'data'>();
   });
 

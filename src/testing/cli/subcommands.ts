@@ -81,7 +81,7 @@ const chargeLine = (charge: ChargeRecord): string => {
   const parts = [
     charge.id,
     charge.status,
-    formatAmount(charge.amount, charge.currency).replace(/\u00a0/g, ' '),
+    formatAmount(charge.amount, charge.currency),
     charge.payment_method,
     `expires ${charge.expires_at}`,
   ];

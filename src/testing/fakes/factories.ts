@@ -101,7 +101,7 @@ const TRANSFER_FIELDS = [
 
 /**
  * A charge as `GET /v1/payments/charges/{id}` sends it: by default a pending
- * `qris` charge of Rp 10,000 created now, with a fresh id. `payment_method:
+ * `qris` charge of Rp 10.000 created now, with a fresh id. `payment_method:
  * 'virtual_account'` brings a virtual account and its fee; `status:
  * 'success'` sets `paid_at`. Each override is checked as the sandbox checks
  * a request (`status` one of `pending`, `success`, `failed`; `currency` three
@@ -185,7 +185,7 @@ function paidAt(given: Fields, status: ChargeStatus, created: string): string | 
 
 /**
  * A transfer as `POST /v1/transfers` and the list send it: by default Rp
- * 25,000 from `acc_merchant` to `acc_partner`, succeeded, created now. Each
+ * 25.000 from `acc_merchant` to `acc_partner`, succeeded, created now. Each
  * override is checked as the sandbox checks a request (`status` one of
  * `succeeded`, `failed`; `currency` idr; money above 0; times ISO 8601 with
  * a zone, served in UTC); an unknown field name or a value the service could

@@ -48,7 +48,7 @@ main{max-width:90rem;margin:1rem auto;padding:1rem 1.5rem;background:#fff;border
 section{overflow-x:auto}
 .sandbox{margin:0;font-size:.85rem;color:#7a4b00}h1{margin:.25rem 0 .5rem}h2{margin:1.5rem 0 .5rem;font-size:1.15rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.3rem .5rem;border-bottom:1px solid #e1e4e8}
-th{color:#59636e;font-weight:600;white-space:nowrap}td{overflow-wrap:break-word}code{font-size:.85rem}time{white-space:nowrap}
+th{color:#59636e;font-weight:600;white-space:nowrap}td{overflow-wrap:break-word}code{font-size:.85rem}time,.amount{white-space:nowrap}
 [data-status=pending],[data-state=pending]{color:#7a4b00}[data-status=success],[data-state=delivered]{color:#1f7a3d}
 [data-status=failed],[data-state=failed],[data-state=abandoned]{color:#b42318}
 form{display:flex;gap:.4rem;margin:0}button{white-space:nowrap;padding:.25rem .7rem;font-size:.9rem;border-radius:.4rem;border:1px solid #59636e;cursor:pointer}
@@ -148,7 +148,9 @@ function actionForm(
   return `<form method="post" action="/"><input type="hidden" name="${TOKEN_FIELD}" value="${escapeHtml(token)}"><input type="hidden" name="${field}" value="${escapeHtml(id)}">${buttons}</form>`;
 }
 
-const amountOf = (amount: string, currency: string): string => formatAmount(amount, currency);
+/** An amount's cell: `Rp` and the number kept on one line by the style's `.amount`, not by a no-break space. */
+const amountCell = (amount: string, currency: string): string =>
+  `<td class="amount">${escapeHtml(formatAmount(amount, currency))}</td>`;
 
 function chargeRow(charge: ChargeRecord, token: string): string {
   const link = `<a href="/pay/${escapeHtml(encodeURIComponent(charge.id))}"><code>${escapeHtml(charge.id)}</code></a>`;
@@ -160,7 +162,7 @@ function chargeRow(charge: ChargeRecord, token: string): string {
           ['expire', 'Expire'],
         ])
       : '';
-  return `<tr data-charge="${escapeHtml(charge.id)}"><td>${link}</td><td data-status="${escapeHtml(charge.status)}">${escapeHtml(charge.status)}</td>${cell(amountOf(charge.amount, charge.currency))}${cell(charge.channel === null ? charge.payment_method : `${charge.payment_method} (${charge.channel})`)}${cell(charge.description ?? '')}${cell(charge.client_reference_id ?? '')}${timeCell(charge.expires_at)}<td>${actions}</td></tr>`;
+  return `<tr data-charge="${escapeHtml(charge.id)}"><td>${link}</td><td data-status="${escapeHtml(charge.status)}">${escapeHtml(charge.status)}</td>${amountCell(charge.amount, charge.currency)}${cell(charge.channel === null ? charge.payment_method : `${charge.payment_method} (${charge.channel})`)}${cell(charge.description ?? '')}${cell(charge.client_reference_id ?? '')}${timeCell(charge.expires_at)}<td>${actions}</td></tr>`;
 }
 
 function eventRow(event: SandboxEvent, token: string): string {
@@ -184,11 +186,11 @@ function deliveryRow(delivery: WebhookDelivery): string {
 }
 
 function transferRow(transfer: TransferRecord): string {
-  return `<tr data-transfer="${escapeHtml(transfer.id)}">${idCell(transfer.id)}${cell(`${transfer.source_account_name} (${transfer.source_account_id})`)}${cell(`${transfer.destination_account_name} (${transfer.destination_account_id})`)}${cell(amountOf(transfer.amount, transfer.currency))}${cell(transfer.status)}${cell(transfer.client_reference_id ?? '')}${timeCell(transfer.created_at)}</tr>`;
+  return `<tr data-transfer="${escapeHtml(transfer.id)}">${idCell(transfer.id)}${cell(`${transfer.source_account_name} (${transfer.source_account_id})`)}${cell(`${transfer.destination_account_name} (${transfer.destination_account_id})`)}${amountCell(transfer.amount, transfer.currency)}${cell(transfer.status)}${cell(transfer.client_reference_id ?? '')}${timeCell(transfer.created_at)}</tr>`;
 }
 
 function accountRow(account: Required<SandboxAccount>): string {
-  return `<tr data-account="${escapeHtml(account.id)}">${idCell(account.id)}${cell(account.name)}${cell(account.active ? 'active' : 'inactive')}${cell(amountOf(account.balance, 'idr'))}</tr>`;
+  return `<tr data-account="${escapeHtml(account.id)}">${idCell(account.id)}${cell(account.name)}${cell(account.active ? 'active' : 'inactive')}${amountCell(account.balance, 'idr')}</tr>`;
 }
 
 /**

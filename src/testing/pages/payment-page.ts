@@ -28,27 +28,33 @@ const ESCAPES: Readonly<Record<string, string>> = {
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 
 /**
- * An amount for people, in Indonesian notation: `"25000.00"` in `idr` reads
- * `Rp 25.000`, `"25000.50"` reads `Rp 25.000,50`. The decimal string is
- * formatted exactly (no float), whatever its size.
+ * An amount for people, the one way lunas writes rupiah everywhere (pages,
+ * CLI, docs): `"25000.00"` in `idr` reads `Rp 25.000`, `"25000.50"` reads
+ * `Rp 25.000,50` (a plain space; `.` groups thousands and `,` marks the cents,
+ * as in Indonesia; cents only when there are some). Another currency is named
+ * by its code: `USD 10,50`. The decimal string is formatted exactly (no
+ * float), whatever its size. Written by hand rather than with `Intl`: its
+ * output varies with the runtime's locale data (a no-break space, or `IDR`
+ * where `id-ID` is missing). A page keeps `Rp` and the number on one line
+ * with CSS (`white-space: nowrap`), so the text itself copies as plain spaces.
  */
 export function formatAmount(amount: string, currency: string): string {
-  // ES2023's Intl options and decimal-string input, which the compiler's ES2022 lib does not list yet.
-  const options: Intl.NumberFormatOptions & { trailingZeroDisplay: 'stripIfInteger' } = {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    trailingZeroDisplay: 'stripIfInteger',
-  };
-  return new Intl.NumberFormat('id-ID', options).format(amount as unknown as number);
+  const symbol = currency.toLowerCase() === 'idr' ? 'Rp' : currency.toUpperCase();
+  const parts = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount);
+  if (!parts) return `${symbol} ${amount}`;
+  const [, sign = '', whole = '', fraction = ''] = parts;
+  const head = whole.length % 3 || 3;
+  const groups = [whole.slice(0, head)];
+  for (let at = head; at < whole.length; at += 3) groups.push(whole.slice(at, at + 3));
+  const cents = /[1-9]/.test(fraction) ? `,${fraction.padEnd(2, '0')}` : '';
+  return `${sign}${symbol} ${groups.join('.')}${cents}`;
 }
 
 const METHOD_NAMES: Readonly<Record<string, string>> = { qris: 'QRIS', virtual_account: 'Virtual account' };
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
 main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:.75rem}
-.sandbox{margin:0;font-size:.85rem;color:#7a4b00}h1{margin:.25rem 0 1rem}
+.sandbox{margin:0;font-size:.85rem;color:#7a4b00}h1{margin:.25rem 0 1rem}.amount{white-space:nowrap}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dt{color:#59636e}dd{margin:0;word-break:break-all}
 img{display:block;width:14rem;height:14rem;margin:1rem auto}
 form{display:flex;gap:.75rem}button{flex:1;padding:.6rem;font-size:1rem;border-radius:.5rem;border:1px solid #59636e;cursor:pointer}
@@ -179,7 +185,7 @@ export function paymentPage(charge: ChargeRecord, formToken: string, notice = ''
 <button type="submit" name="action" value="fail">Fail</button>
 </form>`
     : '';
-  const main = `<h1>${escapeHtml(amount)}</h1>
+  const main = `<h1 class="amount">${escapeHtml(amount)}</h1>
 <dl>
 ${details}
 <dt>Status</dt><dd id="status" data-status="${escapeHtml(charge.status)}">${escapeHtml(charge.status)}</dd>

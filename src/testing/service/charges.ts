@@ -10,7 +10,7 @@ import type { ChargeRecord, ChargeStatus, PaymentMethodType, SandboxEventType } 
 const qrisFee = (amount: bigint): bigint => (amount * 7n + 500n) / 1000n;
 const VIRTUAL_ACCOUNT_FEE = 400_000n;
 
-/** What the service charges for a payment of `amount` cents: 0.7 % for `qris`, Rp 4,000 for a virtual account. */
+/** What the service charges for a payment of `amount` cents: 0.7 % for `qris`, Rp 4.000 for a virtual account. */
 export const chargeFee = (method: PaymentMethodType, amount: bigint): bigint =>
   method === 'qris' ? qrisFee(amount) : VIRTUAL_ACCOUNT_FEE;
 
