@@ -51,8 +51,8 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
   });
   const charges = new ChargeBook(now, ids, events, (at) => expiryTimer.arm(at));
   const ledger = new Ledger(settings.accounts, settings.account, now, ids);
-  const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger });
   const faults = new FaultQueue();
+  const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger, faults });
   const requests: RecordedRequest[] = [];
   const state = {
     baseUrl: '',
@@ -114,8 +114,8 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       releaseWebhooks: (options) => whileOpen('releaseWebhooks', () => webhooks.release(options)),
       webhooksSettled: () => webhooks.settled(),
       transfers: () => whileOpen('transfers', () => controls.transfers()),
-      inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
-      clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
+      inject: (fault) => whileOpen('inject', () => controls.inject(fault)),
+      clearFaults: () => whileOpen('clearFaults', () => controls.clearFaults()),
       async close() {
         closed = true;
         expiryTimer.stop();

@@ -10,6 +10,12 @@ export const DEFAULT_SOURCE_ACCOUNT = 'acc_merchant';
  * Five attempts in about 2.6 minutes, short enough to watch while developing.
  */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000];
+/**
+ * How long the control surface's wait for webhooks (and `lunas-sandbox wait`)
+ * waits when not told: past the first retries of the default schedule, short
+ * of the last, so a receiver that keeps failing ends the wait.
+ */
+export const DEFAULT_WEBHOOK_WAIT_MS = 30_000;
 /** One attempt's time limit: a receiver should answer at once and do its work after. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 

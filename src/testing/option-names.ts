@@ -41,8 +41,12 @@ function unknownMessage(name: string, known: readonly string[], what: string): s
   return `Unknown ${what} ${JSON.stringify(shown)}${hint}`;
 }
 
-/** Case, `_` and `-` ignored; within a third of the known name's length in edits (at least one). */
-function closestNames(name: string, known: readonly string[]): string[] {
+/**
+ * The known names closest to `name` (for "did you mean"), best first and tied:
+ * case, `_` and `-` ignored; within a third of the known name's length in
+ * edits (at least one). Also the `lunas-sandbox` command's for its subcommands and flags.
+ */
+export function closestNames(name: string, known: readonly string[]): string[] {
   const fold = (text: string) => text.toLowerCase().replace(/[_-]/g, '');
   const typed = fold(name);
   let best = Infinity;

@@ -59,6 +59,11 @@ export class WebhookDeliveries {
     return this.#records.reduce((count, record) => count + record.attempts.filter((attempt) => !attempt.ok).length, 0);
   }
 
+  /** Deliveries not yet delivered, failed or abandoned (held events are not deliveries yet). */
+  get pendingCount(): number {
+    return this.#records.filter(({ state }) => state === 'pending').length;
+  }
+
   /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no URL). */
   send(event: SandboxEvent): void {
     this.#events.set(event.id, event);
