@@ -265,6 +265,16 @@ describe('wait', () => {
     expect((await run(['wait'], one.url)).err).toContain(': 1 webhook delivery still pending after 30s');
   });
 
+  it('says the sandbox stopped when it cuts the connection mid-wait, as closing it does', async () => {
+    const server = createServer((request) => request.socket.destroy());
+    const url = await listenForTest(server);
+    expect(await run(['wait'], url)).toEqual({
+      code: 1,
+      out: '',
+      err: `lunas-sandbox wait: the sandbox at ${url} closed the connection before answering: it was stopped, or is stopping\n`,
+    });
+  });
+
   it('refuses a timeout that is not a positive duration', async () => {
     const { url, seen } = await standIn({});
     for (const timeout of ['0', '-1s', 'soon']) {

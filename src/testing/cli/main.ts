@@ -163,8 +163,6 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  process.stdout.write(`${startupLines(sandbox, options).map(printable).join('\n')}\n`);
-
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -176,6 +174,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Only now: whoever reads "listening" may stop it at once, and must find it stopping cleanly.
+  process.stdout.write(`${startupLines(sandbox, options).map(printable).join('\n')}\n`);
 }
 
 void main();
