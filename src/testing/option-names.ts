@@ -42,9 +42,10 @@ function unknownMessage(name: string, known: readonly string[], what: string): s
 }
 
 /**
- * The known names closest to `name` (for "did you mean"), best first and tied:
- * case, `_` and `-` ignored; within a third of the known name's length in
- * edits (at least one). Also the `lunas-sandbox` command's for its subcommands and flags.
+ * The known names closest to `name`, for "did you mean": every one at the
+ * least distance, case, `_` and `-` ignored, and within a third of the known
+ * name's length in edits (at least one); none when nothing is that close. The
+ * `lunas-sandbox` command names its subcommands, flags and fault kinds with it too.
  */
 export function closestNames(name: string, known: readonly string[]): string[] {
   const fold = (text: string) => text.toLowerCase().replace(/[_-]/g, '');

@@ -19,6 +19,7 @@ export interface AccountView {
 export const amountForPeople = (amount: string, currency = 'idr'): string =>
   formatAmount(amount, currency).replace(/\u00a0/g, ' ');
 
+/** `ch_…  pending  Rp 25.000  qris  expires …  "description"`. */
 export function chargeLine(charge: ChargeRecord): string {
   const parts = [
     charge.id,
@@ -31,9 +32,11 @@ export function chargeLine(charge: ChargeRecord): string {
   return parts.join('  ');
 }
 
+/** `evt_…  payment_charge.failed  ch_… failed  <created_at>`. */
 export const eventLine = (event: SandboxEvent): string =>
   `${event.id}  ${event.type}  ${event.data.id} ${event.data.status}  ${event.created_at}`;
 
+/** `tr_…  succeeded  Rp 125.000  acc_merchant -> acc_partner  <created_at>  ref "…"`. */
 export const transferLine = (transfer: TransferRecord): string =>
   [
     transfer.id,

@@ -39,7 +39,7 @@ interface Invocation {
 interface Subcommand {
   /** What follows its name, for its usage line and help: arguments, then its own flags. */
   synopsis: string;
-  /** What it does, for help: lines of at most 46 columns. */
+  /** What it does, for help: lines of about 50 columns (help starts them at column 32). */
   about: readonly string[];
   /** The names of its positional arguments, in order. */
   args: readonly string[];
