@@ -54,3 +54,21 @@ declare module '@opentelemetry/api' {
   }
   export const trace: { getTracer(name: string): Tracer };
 }
+
+declare module '@playwright/test' {
+  interface Locator {
+    click(): Promise<void>;
+  }
+  interface Page {
+    goto(url: string): Promise<unknown>;
+    reload(): Promise<unknown>;
+    getByRole(role: string, options?: { name?: string }): Locator;
+    getByText(text: string): Locator;
+  }
+  interface Test {
+    (name: string, body: (fixtures: { page: Page }) => Promise<void>): void;
+    afterEach(body: () => void | Promise<void>): void;
+  }
+  export const test: Test;
+  export function expect(locator: Locator): { toBeVisible(): Promise<void> };
+}

@@ -63,8 +63,8 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
     // The sandbox's choice (the spec shows no settlement): a paid charge credits the caller's account at once.
     onPaid: (settlement) => ledger.credit(ledger.sourceAccountId, settlement),
   });
-  const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger });
   const faults = new FaultQueue();
+  const controls = sandboxControls({ clock, expiryTimer, charges, events, webhooks, ledger, faults });
   const requests = new BoundedLog<RecordedRequest>(KEPT_REQUESTS);
   const state = {
     baseUrl: '',
@@ -133,8 +133,8 @@ export function assembleSandbox(settings: SandboxSettings): AssembledSandbox {
       releaseWebhooks: (options) => whileOpen('releaseWebhooks', () => webhooks.release(options)),
       webhooksSettled: () => webhooks.settled(),
       transfers: () => whileOpen('transfers', () => controls.transfers()),
-      inject: (fault) => whileOpen('inject', () => faults.arm(fault)),
-      clearFaults: () => whileOpen('clearFaults', () => faults.clear()),
+      inject: (fault) => whileOpen('inject', () => controls.inject(fault)),
+      clearFaults: () => whileOpen('clearFaults', () => controls.clearFaults()),
       async close() {
         closed = true;
         expiryTimer.stop();

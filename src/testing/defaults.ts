@@ -10,6 +10,13 @@ export const DEFAULT_SOURCE_ACCOUNT = 'acc_merchant';
  * Five attempts in about 2.6 minutes, short enough to watch while developing.
  */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000];
+/**
+ * How long the control surface's wait for webhooks (and `lunas-sandbox wait`)
+ * waits when not told: long enough for a delivery's first two retries on the
+ * default schedule (1 s and 5 s after), short of the later ones, so a
+ * receiver that keeps failing fails the wait rather than holding a test.
+ */
+export const DEFAULT_WEBHOOK_WAIT_MS = 30_000;
 /** One attempt's time limit: a receiver should answer at once and do its work after. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 

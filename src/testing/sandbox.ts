@@ -299,9 +299,11 @@ export interface Sandbox {
   /**
    * Arms a fault; faults are matched in the order armed and each matching
    * request uses up one hit of the first match. Throws a `TypeError` for an
-   * invalid fault.
+   * invalid fault: a field its kind does not have (naming the closest one),
+   * a `method` or `path` that could match no request, `headers` that could
+   * not be sent.
    *
-   * @throws `TypeError` for an invalid fault.
+   * @throws `TypeError` for an invalid fault, or a field its kind does not have (naming the closest one).
    * @throws {@link SandboxError} once the sandbox is closed.
    *
    * @example

@@ -10,7 +10,8 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
 import { listenForTest } from '../helpers/recorders.js';
-import { createCharge, createTransfer, sandbox } from './helpers.js';
+import { call, createCharge, createTransfer, sandbox } from './helpers.js';
+import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
 const TSX = 'node_modules/.bin/tsx';
@@ -92,7 +93,7 @@ describe('lunas-sandbox subcommands', () => {
   );
 
   it(
-    'advance moves the clock and prints the events that fell due; transfers and balance read the books',
+    'advance --json moves the clock and answers the events that fell due; transfers and balance read the books',
     async () => {
       const box = await sandbox();
       const id = await newCharge(box);
@@ -100,13 +101,11 @@ describe('lunas-sandbox subcommands', () => {
         (await createTransfer(box, { destination_account_id: 'acc_partner', amount: 125000, currency: 'idr' })).status,
       ).toBe(200);
       const env = envOf(box);
-      const advance = await cli(['advance', String(16 * 60_000)], env);
+      // Its lines (with the new sandbox time) are in cli-marketplace.test.ts: they read GET /_sandbox/clock.
+      const advance = await cli(['advance', '16m', '--json'], env);
       expect(advance.code).toBe(0);
-      expect(advance.stdout).toMatch(
-        new RegExp(
-          `^Clock moved forward 960000 ms; 1 event\\(s\\) fell due:\\n\\S+  payment_charge\\.failed  ${id} failed  `,
-        ),
-      );
+      expect(json(advance)).toEqual(asJson(box.events.slice(-1)));
+      expect(box.events.at(-1)).toMatchObject({ type: 'payment_charge.failed', data: { id } });
       expect(box.charges()[0]!.status).toBe('failed');
       const [transfers, transfersJson, balance, balanceJson, nothing] = await Promise.all([
         cli(['transfers'], env),
@@ -117,10 +116,10 @@ describe('lunas-sandbox subcommands', () => {
       ]);
       const [transfer] = box.transfers();
       expect(transfers.stdout).toBe(
-        `${transfer!.id}  succeeded  125000.00 idr  acc_merchant -> acc_partner  ${transfer!.created_at}\n`,
+        `${transfer!.id}  succeeded  Rp 125.000  acc_merchant -> acc_partner  ${transfer!.created_at}\n`,
       );
       expect(json(transfersJson)).toEqual(asJson(box.transfers()));
-      expect(balance.stdout).toBe('acc_partner  125000.00\n');
+      expect(balance.stdout).toBe('acc_partner  Rp 125.000\n');
       expect(json(balanceJson)).toBe('875000.00');
       expect(json(nothing)).toEqual([]);
     },
@@ -188,36 +187,40 @@ describe('lunas-sandbox subcommands', () => {
   );
 
   it(
-    'a bad subcommand, argument or flag exits 2 with usage',
+    'a bad subcommand, argument or flag exits 2 with the error and one usage line, never the whole usage',
     async () => {
       const box = await sandbox();
       const env = envOf(box);
+      // Each rule has its case in cli-subcommands.test.ts, in process; here, the command as a merchant runs it.
       const cases: [string[], RegExp][] = [
-        [['frobnicate'], /unknown subcommand "frobnicate"/],
-        [['constructor'], /unknown subcommand "constructor"/],
-        [['pay'], /pay takes <charge-id>, given 0 argument/],
-        [['charges', 'extra'], /charges takes no argument, given 1 argument/],
-        [['charges', '--frob'], /charges: Unknown option '--frob'/],
-        [['pay', 'ch_1', '--times', '2'], /pay: Unknown option '--times'/],
-        [['advance', '1.5'], /<ms> must be a whole number/],
-        [['advance', '-5'], /advance: Unknown option '-5'|<ms> must be a whole number/],
-        [['redeliver', 'evt_1', '--times', '0'], /--times must be a whole number from 1 to 100/],
-        [['redeliver', 'evt_1', '--times', '101'], /--times must be a whole number from 1 to 100/],
+        [['chrages'], /^lunas-sandbox: unknown subcommand "chrages": did you mean charges\?\n/],
+        [['charges', '--jsn'], /^lunas-sandbox charges: unknown option --jsn: did you mean --json\?\n/],
+        [['pay'], /^lunas-sandbox pay: pay takes <charge-id>, given 0 arguments\n/],
+        [['advance', '-5'], /^lunas-sandbox advance: <duration> must be positive, not "-5": 1500 \(milliseconds\)/],
+        [
+          ['fault', 'status', '--status', '700'],
+          /^lunas-sandbox fault: Fault status: status must be an integer from 200 to 599\n/,
+        ],
         [['charges', '--url', 'http://example.com:4010'], /--url must name a sandbox on this machine/],
-        [['charges', '--url', 'ftp://127.0.0.1:4010'], /--url must name a sandbox on this machine/],
-        [['charges', '--url', 'not a url'], /--url must be an absolute URL/],
       ];
-      const runs = await Promise.all(cases.map(([args]) => cli(args, env)));
+      const runs: Run[] = [];
+      // A few at a time: a loaded machine starts tsx slowly.
+      for (let at = 0; at < cases.length; at += 3) {
+        runs.push(...(await Promise.all(cases.slice(at, at + 3).map(([args]) => cli(args, env)))));
+      }
       runs.forEach((run, index) => {
         const [args, message] = cases[index]!;
         expect(run.code, args.join(' ')).toBe(2);
         expect(run.stderr, args.join(' ')).toMatch(message);
-        expect(run.stderr).toContain('Usage: lunas-sandbox');
+        expect(run.stderr.split('\n'), args.join(' ')).toHaveLength(3);
+        expect(run.stderr).toMatch(/`lunas-sandbox --help` lists every subcommand\.?\n$/);
+        expect(run.stderr).not.toContain('Subcommands act on a running sandbox');
         expect(run.stdout).toBe('');
       });
       const noUrl = await cli(['charges']);
       expect(noUrl.code).toBe(2);
       expect(noUrl.stderr).toContain('Pass its URL with --url (or set LUNAS_BASE_URL)');
+      // The one refused by the sandbox itself (fault status 700) reached only the control surface.
       expect(box.requests).toEqual([]);
     },
     CLI_TEST_MS,
@@ -254,30 +257,129 @@ describe('lunas-sandbox subcommands', () => {
   );
 
   it(
-    '--help on its own or after a subcommand lists every subcommand and flag',
+    '--help lists every subcommand and flag; after a subcommand, its own usage and the common flags',
     async () => {
       const [help, subHelp] = await Promise.all([cli(['--help']), cli(['deliveries', '-h'])]);
-      for (const run of [help, subHelp]) {
-        expect(run.code).toBe(0);
-        for (const word of [
-          'pay <charge-id>',
-          'fail <charge-id>',
-          'expire <charge-id>',
-          'redeliver <event-id> [--times <n>] [--concurrently]',
-          'advance <ms>',
-          'charges',
-          'events',
-          'deliveries',
-          'transfers',
-          'balance <account-id>',
-          '--url <url>',
-          '--json',
-          '--webhook-url <url>',
-          'Pay, Fail, Expire and Redeliver',
-        ]) {
-          expect(run.stdout).toContain(word);
-        }
+      expect(help.code).toBe(0);
+      for (const word of [
+        'pay <charge-id>',
+        'fail <charge-id>',
+        'expire <charge-id>',
+        'redeliver <event-id> [--times <n>] [--concurrently]',
+        'wait [--timeout <duration>]',
+        'advance <duration>',
+        'clock',
+        'fault <kind> [--times <n>|Infinity]',
+        '`fault clear`',
+        'charges',
+        'events',
+        'deliveries',
+        'transfers',
+        'accounts',
+        'account add <account-id> [--name <name>] [--balance <amount>] [--inactive]',
+        'fund <account-id> <amount>',
+        'balance <account-id>',
+        '--url <url>',
+        '--json',
+        '--webhook-url <url>',
+        '--accounts <file>',
+        '--account <id>',
+        'Pay, Fail, Expire and Redeliver',
+      ]) {
+        expect(help.stdout).toContain(word);
       }
+      expect(subHelp.code).toBe(0);
+      expect(subHelp.stdout).toMatch(/^Usage: lunas-sandbox deliveries \[options\]\n/);
+      for (const word of ['every webhook delivery', '--url <url>', '--api-key <key>', '--json']) {
+        expect(subHelp.stdout).toContain(word);
+      }
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'fault arms a fault another process then meets, and fault clear disarms it',
+    async () => {
+      const box = await sandbox();
+      const env = envOf(box);
+      const payouts = () => call(box, 'GET', '/v1/payouts');
+      const armed = await cli(['fault', 'status', '--status', '503', '--times', '1'], env);
+      expect(armed).toMatchObject({ code: 0, stdout: 'Fault armed: HTTP 503 for the next request.\n', stderr: '' });
+      expect((await payouts()).status).toBe(503);
+      expect((await payouts()).status).toBe(200);
+
+      const forever = await cli(
+        ['fault', 'status', '--status', '429', '--header', 'Retry-After: 7', '--times', 'Infinity', '--json'],
+        env,
+      );
+      expect(json(forever)).toEqual({
+        kind: 'status',
+        status: 429,
+        headers: { 'Retry-After': '7' },
+        times: 'Infinity',
+      });
+      for (let i = 0; i < 2; i++) {
+        const limited = await payouts();
+        expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '7']);
+      }
+      expect(await cli(['fault', 'clear'], env)).toMatchObject({ code: 0, stdout: 'Every fault disarmed.\n' });
+      expect((await payouts()).status).toBe(200);
+      expect(box.requests.map(({ path }) => path)).toEqual(Array.from({ length: 5 }, () => '/v1/payouts'));
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'wait exits 1 naming what is pending when its timeout runs out, and 0 once the receiver has answered',
+    async () => {
+      // The receiver holds payment_charge.created until it answers a later request.
+      const hook = await webhookReceiver((index) => (index === 0 ? 'hold' : 204));
+      const box = await sandbox({ webhookUrl: hook.url, webhookTimeoutMs: 60_000 });
+      const env = envOf(box);
+      const id = await newCharge(box);
+      const [timedOut, nothingYet] = await Promise.all([
+        cli(['wait', '--timeout', '1s'], env),
+        cli(['wait', '--timeout', '1s', '--json'], env),
+      ]);
+      expect(timedOut).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'lunas-sandbox wait: 1 webhook delivery still pending after 1s: `lunas-sandbox deliveries` shows their attempts\n',
+      });
+      expect([nothingYet.code, json(nothingYet)]).toEqual([1, { settled: false, pending: 1 }]);
+
+      let exited = false;
+      const waiting = cli(['wait', '--timeout', '30s'], env).then((run) => {
+        exited = true;
+        return run;
+      });
+      await sleep(1_000);
+      expect(exited).toBe(false);
+      await box.payCharge(id);
+      expect(await waiting).toEqual({ code: 0, stdout: 'No webhook delivery is pending.\n', stderr: '' });
+      expect(box.deliveries.map(({ state }) => state)).toEqual(['delivered', 'delivered']);
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'escapes C0, DEL and C1 in what a caller wrote, in lines and in JSON that still reads back the same',
+    async () => {
+      // ESC clears the screen; U+009D…U+009C is an 8-bit OSC 52, a clipboard write on terminals honouring C1.
+      const description = 'Order\u001b[2J\u007f \u009d52;c;cm0gLXJmIH4=\u009c\u009b31m';
+      const box = await sandbox();
+      await newCharge(box, { payment_method: 'qris', amount: 25000, description });
+      const env = envOf(box);
+      const [lines, asJsonText] = await Promise.all([cli(['charges'], env), cli(['charges', '--json'], env)]);
+      for (const run of [lines, asJsonText]) {
+        expect(run.code).toBe(0);
+        // eslint-disable-next-line no-control-regex -- control characters are exactly what must not be printed
+        expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      }
+      expect(lines.stdout).toContain('"Order\\u001b[2J\\u007f \\u009d52;c;cm0gLXJmIH4=\\u009c\\u009b31m"\n');
+      expect(json(asJsonText)).toEqual(asJson(box.charges()));
+      expect((json(asJsonText) as { description: string }[])[0]?.description).toBe(description);
     },
     CLI_TEST_MS,
   );

@@ -9,6 +9,7 @@ import type { InProcessSandboxOptions, Sandbox } from '../../src/testing/index.j
 import { VERSION } from '../../src/version.js';
 import { call, createCharge, createTransfer, inProcessSandbox, sandbox, type CallOptions } from './helpers.js';
 import { webhookReceiver } from './webhook-receiver.js';
+import { sleep } from '../helpers/waiting.js';
 
 const T0 = new Date('2025-03-01T10:00:00.000Z');
 
@@ -142,6 +143,94 @@ describe.each(ENTRIES)('%s: the control surface', (_entry, open) => {
     expect(box.events.at(-1)).toMatchObject({ type: 'payment_charge.failed', data: { id, status: 'failed' } });
   });
 
+  it('waits for webhooks: at once when none is pending, until the receiver answers, or timeoutMs with the count', async () => {
+    const hook = await webhookReceiver((index) => (index === 0 ? 'hold' : 204));
+    const box = await open({ webhookUrl: hook.url });
+    expect(await data(box, 'POST', 'webhooks/wait', { body: { timeoutMs: 0 } })).toEqual({ settled: true, pending: 0 });
+    const id = (await createCharge(box)).body.data.id;
+    // The receiver holds payment_charge.created until it answers a later request.
+    expect(await data(box, 'POST', 'webhooks/wait', { body: { timeoutMs: 50 } })).toEqual({
+      settled: false,
+      pending: 1,
+    });
+    let answered = false;
+    const waiting = data(box, 'POST', 'webhooks/wait').then((result) => {
+      answered = true;
+      return result;
+    });
+    await sleep(150);
+    expect(answered).toBe(false);
+    await box.payCharge(id);
+    expect(await waiting).toEqual({ settled: true, pending: 0 });
+    expect(box.deliveries.map(({ state }) => state)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('refuses a wait whose timeoutMs is not a whole number of milliseconds up to an hour, or misspelt', async () => {
+    const box = await open();
+    for (const [body, message] of [
+      [{ timeoutMs: -1 }, 'timeoutMs must be an integer from 0 to 3600000 (an hour)'],
+      [{ timeoutMs: 3_600_001 }, 'timeoutMs must be an integer from 0 to 3600000 (an hour)'],
+      [{ timeoutMs: '5' }, 'timeoutMs must be an integer from 0 to 3600000 (an hour)'],
+      [{ timeout: 5 }, 'Unknown sandbox option "timeout": did you mean "timeoutMs"?'],
+    ] as const) {
+      const refused = await control(box, 'POST', 'webhooks/wait', { body });
+      expect([refused.status, refused.body], JSON.stringify(body)).toEqual([400, { status: 'error', message }]);
+      expect(refused.headers.get('lunas-sandbox-version')).toBe(VERSION);
+    }
+  });
+
+  it('ends a wait when the sandbox closes, rather than holding it to its timeout', async () => {
+    const hook = await webhookReceiver(() => 'hang');
+    const box = await open({ webhookUrl: hook.url, webhookTimeoutMs: 60_000 });
+    await createCharge(box);
+    const waiting = control(box, 'POST', 'webhooks/wait', { body: { timeoutMs: 60_000 } });
+    await sleep(100);
+    const closing = box.close();
+    await expect(waiting).rejects.toThrow(TypeError);
+    await closing;
+    expect(box.deliveries.map(({ state }) => state)).toEqual(['abandoned']);
+  });
+
+  it('arms a fault the API then shows, "Infinity" until cleared, and refuses what inject refuses', async () => {
+    const box = await open();
+    expect(await data(box, 'POST', 'faults', { body: { kind: 'status', status: 503, path: '/v1/payouts' } })).toEqual({
+      kind: 'status',
+      status: 503,
+      path: '/v1/payouts',
+      times: 1,
+    });
+    expect((await call(box, 'GET', '/v1/payments/methods')).status).toBe(200);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(503);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
+
+    expect(await data(box, 'POST', 'faults', { body: { kind: 'html', status: 502, times: 'Infinity' } })).toEqual({
+      kind: 'html',
+      status: 502,
+      times: 'Infinity',
+    });
+    for (let i = 0; i < 3; i++) expect((await call(box, 'GET', '/v1/payouts')).status).toBe(502);
+    expect(await data(box, 'POST', 'faults/clear')).toBe(null);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
+
+    for (const [body, message] of [
+      [{ kind: 'status', status: 99 }, 'Fault status: status must be an integer from 200 to 599'],
+      [{ kind: 'explode' }, 'Fault kind must be one of: status, html, delay, hang, drop, lost-response, malformed'],
+      [{ kind: 'drop', times: 0 }, 'Fault times must be a positive integer or Infinity'],
+      [{ kind: 'drop', tims: 2 }, 'Unknown drop fault field "tims": did you mean "times"?'],
+      [
+        { kind: 'drop', times: null },
+        'times must be a whole number of at least 1, or "Infinity" (JSON.stringify writes Infinity as null)',
+      ],
+    ] as const) {
+      const refused = await control(box, 'POST', 'faults', { body });
+      expect([refused.status, refused.body.message], JSON.stringify(body)).toEqual([400, message]);
+    }
+    const extra = await control(box, 'POST', 'faults/clear', { body: { all: true } });
+    expect(extra.status).toBe(400);
+    // Nothing refused was armed.
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
+  });
+
   it('is never reachable without the API key, and answers 404 and 405 like the API', async () => {
     const box = await open();
     const id = (await createCharge(box)).body.data.id;
@@ -152,6 +241,9 @@ describe.each(ENTRIES)('%s: the control surface', (_entry, open) => {
       ['GET', 'events'],
       ['GET', 'balances/acc_merchant'],
       ['GET', 'nowhere'],
+      ['POST', 'webhooks/wait'],
+      ['POST', 'faults'],
+      ['POST', 'faults/clear'],
     ] as const) {
       for (const key of [null, 'sk_test_wrong']) {
         const refused = await control(box, method, path, { key, ...(method === 'POST' ? { body: { ms: 1 } } : {}) });

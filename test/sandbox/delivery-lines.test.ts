@@ -1,6 +1,6 @@
 /** The command's lines about deliveries, from the records alone. */
 import { describe, expect, it } from 'vitest';
-import { deliveryLines } from '../../src/testing/webhooks/delivery-lines.js';
+import { deliveryLines, deliveryListing } from '../../src/testing/webhooks/delivery-lines.js';
 import { fakeCharge, type WebhookAttempt, type WebhookDelivery } from '../../src/testing/index.js';
 
 const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms);
@@ -60,5 +60,17 @@ describe('deliveryLines', () => {
       'webhook payment_charge.succeeded evt_1 attempt 1 failed: HTTP 302 to https://shop.example/hooks\\u001b[2J (20 ms); giving up',
       'webhook payment_charge.succeeded evt_1 failed: HTTP 302 to https://shop.example/hooks\\u001b[2J, 1 attempt, 20 ms',
     ]);
+  });
+
+  it('escapes DEL and C1 in where a redirect pointed too: an 8-bit CSI or OSC acts on some terminals', () => {
+    const location = 'https://shop.example/\u009d52;c;aGk=\u009c\u009b2J\u007f';
+    const redirected: WebhookAttempt = { ...failed(0, 302), location };
+    const lines = [
+      ...deliveryLines(delivery({ state: 'failed', attempts: [redirected] })),
+      ...deliveryListing(delivery({ state: 'failed', attempts: [redirected] })),
+    ];
+    expect(lines.join('\n')).not.toMatch(/[\u007f-\u009f]/);
+    expect(lines[0]).toContain('HTTP 302 to https://shop.example/\\u009d52;c;aGk=\\u009c\\u009b2J\\u007f (20 ms)');
+    expect(lines.at(-1)).toContain('HTTP 302 to https://shop.example/\\u009d52;c;aGk=\\u009c\\u009b2J\\u007f (20 ms)');
   });
 });

@@ -10,6 +10,7 @@ import {
   KEPT_DELIVERIES,
 } from '../../src/testing/defaults.js';
 import { type DeliverySettings, WebhookDeliveries } from '../../src/testing/webhooks/deliveries.js';
+import { type ControlParts, sandboxControls } from '../../src/testing/control/controls.js';
 import type { SandboxEvent } from '../../src/testing/index.js';
 
 const event = { id: 'evt_1', type: 'payment_charge.created', created_at: '2025-01-01T00:00:00.000Z', data: {} };
@@ -109,5 +110,28 @@ describe('the delivery schedule', () => {
     expect(webhooks.all[0]?.state).toBe('abandoned');
     webhooks.send(event as SandboxEvent);
     expect(webhooks.all).toHaveLength(1);
+  });
+});
+
+describe("the control surface's wait for webhooks", () => {
+  it('ends at its timeout with the count still pending, or at close(), and leaves no timer behind', async () => {
+    stubFetch(); // the receiver never answers
+    const webhooks = deliveries({ timeoutMs: 3_600_000 });
+    // The wait reads the deliveries alone.
+    const controls = sandboxControls({ webhooks } as unknown as ControlParts);
+    webhooks.send(event as SandboxEvent);
+    await vi.advanceTimersByTimeAsync(0);
+    const timedOut = controls.waitForWebhooks(1_000);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(vi.getTimerCount()).toBe(2); // the attempt's timeout and the wait's
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await timedOut).toEqual({ settled: false, pending: 1 });
+    expect(vi.getTimerCount()).toBe(1);
+
+    const closing = controls.waitForWebhooks(60_000);
+    webhooks.close();
+    expect(await closing).toEqual({ settled: true, pending: 0 });
+    expect(vi.getTimerCount()).toBe(0);
+    expect(webhooks.all[0]?.state).toBe('abandoned');
   });
 });

@@ -234,9 +234,48 @@ describe('matching', () => {
     ['html status out of range', { kind: 'html', status: 700 }],
     ['negative delay', { kind: 'delay', ms: -1 }],
     ['infinite delay', { kind: 'delay', ms: Infinity }],
+    ['null times', { kind: 'drop', times: null }],
+    ['a method that is not text', { kind: 'drop', method: 5 }],
+    ['a method with a space', { kind: 'drop', method: 'GET /' }],
+    ['a path without its slash', { kind: 'drop', path: 'v1/payouts' }],
+    ['headers that are not an object', { kind: 'status', status: 503, headers: ['Retry-After: 1'] }],
+    ['a header value that is not text', { kind: 'status', status: 503, headers: { 'Retry-After': 1 } }],
+    ['a header value with a line break', { kind: 'status', status: 503, headers: { 'X-A': 'a\r\nSet-Cookie: b' } }],
+    ['a header name with a space', { kind: 'status', status: 503, headers: { 'Retry After': '1' } }],
+    ['a body that is a number', { kind: 'status', status: 200, body: 42 }],
+    ['a misspelt field', { kind: 'status', status: 503, time: 2 }],
+    ["another kind's field", { kind: 'hang', ms: 100 }],
   ])('refuses to arm a fault with %s', async (_name, fault) => {
     const box = await sandbox();
     expect(() => box.inject(fault as Fault)).toThrow(TypeError);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
+  });
+
+  it('names the closest field of that kind for a misspelt one, and what is wrong with a target or headers', async () => {
+    const box = await sandbox();
+    const refusal = (fault: unknown) => {
+      try {
+        box.inject(fault as Fault);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'armed';
+    };
+    expect(refusal({ kind: 'status', stauts: 503 })).toBe(
+      'Unknown status fault field "stauts": did you mean "status"?',
+    );
+    expect(refusal({ kind: 'delay', ms: 5, tims: 2 })).toBe('Unknown delay fault field "tims": did you mean "times"?');
+    expect(refusal({ kind: 'drop', status: 503 })).toBe(
+      'Unknown drop fault field "status"; known drop fault fields: kind, method, path, times',
+    );
+    expect(refusal({ kind: 'drop', method: 7 })).toBe('Fault method must be an HTTP method such as "POST"');
+    expect(refusal({ kind: 'drop', path: 'v1' })).toBe(
+      'Fault path must be a string starting with "/", such as "/v1/transfers"',
+    );
+    expect(refusal({ kind: 'status', status: 503, headers: { 'X-A': 'a\nb' } })).toMatch(
+      /^Fault status: headers must be an object of header names to Latin-1 text without control characters/,
+    );
+    // A fault armed with a bad target would otherwise throw on the next request, answered 500.
     expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
   });
 });

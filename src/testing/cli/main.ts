@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 /**
  * `lunas-sandbox`: serves a sandbox until interrupted; with a subcommand
- * (cli-control.ts), acts on one that is running.
+ * (subcommands.ts), acts on one that is running. Everything it prints goes
+ * through printable.ts: account names and receivers' answers are caller text.
  */
-import { parseArgs } from 'node:util';
+import { checkAccounts, readAccountsFile } from './accounts-file.js';
+import { readCommandLine, UsageError, type FlagSpecs } from './command-line.js';
+import { printable } from './printable.js';
+import { accountLine } from './record-lines.js';
 import { runSubcommand, SUBCOMMAND_USAGE } from './subcommands.js';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../defaults.js';
 import { deliveryLines } from '../webhooks/delivery-lines.js';
-import { startSandbox } from '../index.js';
-import { isWebhookUrl, webhookCredentialsMessage } from '../options.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../index.js';
+import { isWebhookUrl, readOptions, webhookCredentialsMessage } from '../options.js';
 import { hasReadableCredentials, maskedWebhookUrl } from '../webhooks/webhook.js';
 
-const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>]
+const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>] [--accounts <file> [--account <id>]]
                      [--webhook-url <url> [--webhook-retry-delays <ms,...>]]
        lunas-sandbox <subcommand> [arguments] [--url <url>] [--api-key <key>] [--json]
 
@@ -20,6 +24,11 @@ Serves the lunas sandbox on 127.0.0.1 until interrupted (Ctrl+C).
 Options:
   --port <port>                 port to listen on; 0 picks a free port (default 0)
   --api-key <key>               the one valid API key (default sk_test_sandbox)
+  --accounts <file>             start with the accounts in this JSON file instead of
+                                the defaults: [{ "id", "name", "balance"?, "active"? }]
+                                (balance default "0.00")
+  --account <id>                your own account, the source of transfers (default
+                                acc_merchant if there is one, else the first)
   --webhook-url <url>           POST every event to this http(s) URL, with retries,
                                 and print a line per delivery and per failed attempt;
                                 user:password@ in it is sent as Basic auth
@@ -33,93 +42,127 @@ webhook deliveries, transfers and balances, with Pay, Fail, Expire and Redeliver
 
 ${SUBCOMMAND_USAGE}`;
 
+const SERVING_FLAGS: FlagSpecs = {
+  port: { type: 'string' },
+  'api-key': { type: 'string' },
+  accounts: { type: 'string' },
+  account: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'webhook-retry-delays': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/** A wrong command line: the message and where the usage is, exit 2. */
 function fail(message: string): never {
-  process.stderr.write(`lunas-sandbox: ${message}\n\n${USAGE}`);
+  process.stderr.write(`${printable(`lunas-sandbox: ${message}`)}\n\`lunas-sandbox --help\` shows the usage.\n`);
   process.exit(2);
-}
-
-interface Flags {
-  port?: string;
-  'api-key'?: string;
-  'webhook-url'?: string;
-  'webhook-retry-delays'?: string;
-  help?: boolean;
-}
-
-function readFlags(): Flags {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string' },
-        'api-key': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'webhook-retry-delays': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
 }
 
 /** `"1000,5000"` → `[1000, 5000]`; `""` → `[]` (the sandbox checks the range). */
 function readDelays(text: string): number[] {
   const parts = text.trim() === '' ? [] : text.split(',');
   if (!parts.every((part) => /^\s*\d+\s*$/.test(part))) {
-    fail('--webhook-retry-delays must be comma-separated whole milliseconds, e.g. 1000,5000');
+    throw new UsageError('--webhook-retry-delays must be comma-separated whole milliseconds, e.g. 1000,5000');
   }
   return parts.map(Number);
 }
 
-async function main(): Promise<void> {
-  const [first, ...rest] = process.argv.slice(2);
-  // A first word that is not a flag names a subcommand (an unknown one is refused with usage).
-  if (first !== undefined && !first.startsWith('-')) {
-    process.exitCode = await runSubcommand(
-      first,
-      rest,
-      (text) => process.stdout.write(text),
-      (text) => process.stderr.write(text),
-      USAGE,
+/** The sandbox's options from the serving command's flags, or a {@link UsageError}. */
+async function servingOptions(argv: readonly string[]): Promise<SandboxOptions | 'help'> {
+  const { values, positionals } = readCommandLine(
+    argv,
+    SERVING_FLAGS,
+    `the options are ${Object.keys(SERVING_FLAGS)
+      .map((flag) => `--${flag}`)
+      .join(', ')}`,
+  );
+  if (values.help === true) return 'help';
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `unexpected argument ${JSON.stringify(positionals[0])}: a subcommand comes first, as in lunas-sandbox charges --json`,
     );
+  }
+  const text = (flag: string): string | undefined => values[flag] as string | undefined;
+  const portText = text('port') ?? '0';
+  if (!/^\d+$/.test(portText) || Number(portText) > 65_535)
+    throw new UsageError('--port must be an integer from 0 to 65535');
+  const webhookUrl = text('webhook-url');
+  if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
+    throw new UsageError('--webhook-url must be an absolute http: or https: URL, e.g. http://127.0.0.1:3000/webhooks');
+  }
+  if (webhookUrl !== undefined && !hasReadableCredentials(webhookUrl)) {
+    throw new UsageError(webhookCredentialsMessage('--webhook-url'));
+  }
+  const apiKey = text('api-key');
+  const delays = text('webhook-retry-delays');
+  const file = text('accounts');
+  const account = text('account');
+  const accounts = file === undefined ? undefined : await readAccountsFile(file);
+  if (accounts !== undefined || account !== undefined) await checkAccounts(accounts, account, file);
+  return {
+    port: Number(portText),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(accounts === undefined ? {} : { accounts }),
+    ...(account === undefined ? {} : { account }),
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
+    ...(delays === undefined ? {} : { webhookRetryDelaysMs: readDelays(delays) }),
+  };
+}
+
+/** What the command prints once listening: where, the key, the webhook URL (password masked), the accounts. */
+function startupLines(sandbox: Sandbox, options: SandboxOptions): string[] {
+  const { accounts, account } = readOptions({
+    ...(options.accounts === undefined ? {} : { accounts: options.accounts }),
+    ...(options.account === undefined ? {} : { account: options.account }),
+  });
+  const webhookUrl =
+    options.webhookUrl === undefined ? [] : [`Webhooks: ${maskedWebhookUrl(String(options.webhookUrl))}`];
+  return [
+    `lunas sandbox listening on ${sandbox.url}`,
+    `API key: ${sandbox.apiKey}`,
+    ...webhookUrl,
+    `Accounts (transfers are made from ${account}):`,
+    ...accounts.map(
+      ({ id, name, active }) => `  ${accountLine({ id, name, balance: sandbox.balance(id), active: active ?? true })}`,
+    ),
+    'Press Ctrl+C to stop.',
+  ];
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const [first, ...rest] = argv;
+  // A first word that is not a flag names a subcommand (an unknown one is refused, with the closest).
+  if (first !== undefined && !first.startsWith('-')) {
+    process.exitCode = await runSubcommand(first, rest, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      env: process.env,
+    });
     return;
   }
-  const values = readFlags();
-  if (values.help) {
+  let options: SandboxOptions | 'help';
+  try {
+    options = await servingOptions(argv);
+  } catch (error) {
+    if (error instanceof UsageError) fail(error.message);
+    throw error;
+  }
+  if (options === 'help') {
     process.stdout.write(USAGE);
     return;
   }
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65_535) fail('--port must be an integer from 0 to 65535');
-  const webhookUrl = values['webhook-url'];
-  if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) {
-    fail('--webhook-url must be an absolute http: or https: URL, e.g. http://127.0.0.1:3000/webhooks');
-  }
-  if (webhookUrl !== undefined && !hasReadableCredentials(webhookUrl)) fail(webhookCredentialsMessage('--webhook-url'));
-  const delays = values['webhook-retry-delays'];
-
-  let sandbox;
+  let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
-      port,
-      ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
-      ...(webhookUrl === undefined ? {} : { webhookUrl }),
-      ...(delays === undefined ? {} : { webhookRetryDelaysMs: readDelays(delays) }),
+      ...options,
       onWebhookAttempt: (delivery) => {
-        for (const line of deliveryLines(delivery)) process.stdout.write(`${line}\n`);
+        for (const line of deliveryLines(delivery)) process.stdout.write(`${printable(line)}\n`);
       },
     });
   } catch (error) {
     fail((error as Error).message);
   }
-  // The password, if the URL has one, is never printed.
-  const webhookLine = webhookUrl === undefined ? '' : `Webhooks: ${maskedWebhookUrl(webhookUrl)}\n`;
-  process.stdout.write(
-    `lunas sandbox listening on ${sandbox.url}\nAPI key: ${sandbox.apiKey}\n${webhookLine}Press Ctrl+C to stop.\n`,
-  );
-
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -131,6 +174,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Only now: whoever reads "listening" may stop it at once, and must find it stopping cleanly.
+  process.stdout.write(`${startupLines(sandbox, options).map(printable).join('\n')}\n`);
 }
 
 void main();

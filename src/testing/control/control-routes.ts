@@ -3,14 +3,17 @@
  * for the `lunas-sandbox` subcommands and any process that did not start the
  * sandbox. Behind the same API key as the service (answered after its check),
  * on the same port, which listens on 127.0.0.1 only. Each answer is the
- * service's success envelope around exactly what the helper returns, as JSON.
+ * service's success envelope around exactly what the helper returns, as JSON;
+ * the wait for webhooks answers when it ends (a deferred reply, transport/http.ts).
  * Faults never hit it and `sandbox.requests` does not record it: it is the
  * sandbox's own channel, not the service's traffic.
  */
 import type { SandboxControls } from './controls.js';
+import { DEFAULT_WEBHOOK_WAIT_MS } from '../defaults.js';
 import { successEnvelope } from '../service/envelopes.js';
 import { SandboxError } from '../errors.js';
-import { errorReply, type Reply } from '../transport/http.js';
+import type { Fault } from '../transport/faults.js';
+import { deferredReply, errorReply, type Reply } from '../transport/http.js';
 import { checkOptionNames } from '../option-names.js';
 import { decodeSegment, Router, type PathParams } from '../transport/router.js';
 import type { RedeliverOptions } from '../webhooks/delivery-types.js';
@@ -29,7 +32,12 @@ type JsonObject = { ok: true; value: Record<string, unknown>; numberText: JsonBo
 /** A request's JSON object body, or the reply refusing it (the service's own reader). */
 type ReadJsonObject = () => JsonObject | { ok: false; reply: Reply };
 
-type ControlHandler = (controls: SandboxControls, params: PathParams, readBody: ReadJsonObject) => Reply;
+/** Answers at once, or later (a promise): the wait for webhooks. */
+type ControlHandler = (
+  controls: SandboxControls,
+  params: PathParams,
+  readBody: ReadJsonObject,
+) => Reply | Promise<Reply>;
 
 /** What a helper returned, as the answer's `data`. */
 const answer = (data: unknown): Reply => ({ status: 200, body: successEnvelope(data ?? null) });
@@ -64,6 +72,45 @@ const onCharge =
     if (!controls.has('charge', id)) return errorReply(404, `No charge with id ${JSON.stringify(id)}`);
     return answer(act(controls, id));
   };
+
+/** The longest wait for webhooks one request may ask for: the connection is held that long at most. */
+const MAX_WEBHOOK_WAIT_MS = 3_600_000;
+
+/**
+ * What another process needs to drive a sandbox fully, beside the helpers:
+ * wait for the webhooks to settle, and arm or clear faults.
+ */
+const DRIVING_ROUTES: Record<string, ControlHandler> = {
+  'POST /_sandbox/webhooks/wait': async (controls, _params, readBody) => {
+    const body = bodyWith(readBody, ['timeoutMs']);
+    if (!body.ok) return body.reply;
+    const { timeoutMs = DEFAULT_WEBHOOK_WAIT_MS } = body.value;
+    if (!(Number.isInteger(timeoutMs) && (timeoutMs as number) >= 0 && (timeoutMs as number) <= MAX_WEBHOOK_WAIT_MS)) {
+      return errorReply(400, `timeoutMs must be an integer from 0 to ${MAX_WEBHOOK_WAIT_MS} (an hour)`);
+    }
+    return answer(await controls.waitForWebhooks(timeoutMs as number));
+  },
+  'POST /_sandbox/faults': (controls, _params, readBody) => {
+    const body = readBody();
+    if (!body.ok) return body.reply;
+    // JSON has no Infinity (JSON.stringify writes null): the wire spells "until cleared" as the string.
+    if (body.value.times === null) {
+      return errorReply(
+        400,
+        'times must be a whole number of at least 1, or "Infinity" (JSON.stringify writes Infinity as null)',
+      );
+    }
+    const fault = { ...body.value, ...(body.value.times === 'Infinity' ? { times: Infinity } : {}) } as Fault;
+    controls.inject(fault);
+    return answer({ ...fault, times: fault.times === Infinity ? 'Infinity' : (fault.times ?? 1) });
+  },
+  'POST /_sandbox/faults/clear': (controls, _params, readBody) => {
+    const body = bodyWith(readBody, []);
+    if (!body.ok) return body.reply;
+    controls.clearFaults();
+    return answer(null);
+  },
+};
 
 const ROUTES = new Router<ControlHandler>({
   'POST /_sandbox/charges/:id/pay': onCharge((controls, id) => controls.payCharge(id)),
@@ -109,6 +156,7 @@ const ROUTES = new Router<ControlHandler>({
     if (!controls.has('account', id)) return errorReply(404, `No account with id ${JSON.stringify(id)}`);
     return answer(controls.balance(id));
   },
+  ...DRIVING_ROUTES,
 });
 
 /** Whether `path` (raw) is the control surface's rather than the service's. */
@@ -117,23 +165,30 @@ export const isControlPath = (path: string): boolean => path.startsWith(CONTROL_
 /**
  * Answers a control request (an authorized one: the caller checked the key).
  * A helper's {@link SandboxError} is a `409` (the state refused it), its
- * `TypeError` a `400` (the input did).
+ * `TypeError` a `400` (the input did). A wait's answer is a deferred reply.
  */
 export function serveControl(method: string, path: string, controls: SandboxControls, readBody: ReadJsonObject): Reply {
   const route = ROUTES.match(method, path);
-  let reply: Reply;
-  if (route.kind === 'found') {
-    try {
-      reply = route.handler(controls, route.params, readBody);
-    } catch (error) {
-      if (error instanceof SandboxError) reply = errorReply(409, error.message);
-      else if (error instanceof TypeError) reply = errorReply(400, error.message);
-      else throw error;
-    }
-  } else if (route.kind === 'wrong-method') {
-    reply = errorReply(405, 'Method not allowed', { allow: route.allow.join(', ') });
-  } else {
-    reply = errorReply(404, 'Not found');
+  if (route.kind === 'wrong-method') {
+    return versioned(errorReply(405, 'Method not allowed', { allow: route.allow.join(', ') }));
   }
-  return { ...reply, headers: { ...reply.headers, [VERSION_HEADER]: VERSION } };
+  if (route.kind === 'not-found') return versioned(errorReply(404, 'Not found'));
+  let reply: Reply | Promise<Reply>;
+  try {
+    reply = route.handler(controls, route.params, readBody);
+  } catch (error) {
+    reply = refusal(error);
+  }
+  return reply instanceof Promise
+    ? deferredReply(reply.then(versioned, (error) => versioned(refusal(error))))
+    : versioned(reply);
 }
+
+/** A helper's refusal as the answer: its {@link SandboxError} a `409`, its `TypeError` a `400`; anything else is a bug. */
+function refusal(error: unknown): Reply {
+  if (error instanceof SandboxError) return errorReply(409, error.message);
+  if (error instanceof TypeError) return errorReply(400, error.message);
+  throw error;
+}
+
+const versioned = (reply: Reply): Reply => ({ ...reply, headers: { ...reply.headers, [VERSION_HEADER]: VERSION } });

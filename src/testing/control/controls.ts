@@ -8,6 +8,7 @@ import type { ExpiryTimer, SandboxClock } from '../service/clock.js';
 import type { WebhookDeliveries } from '../webhooks/deliveries.js';
 import type { RedeliverOptions, WebhookDelivery } from '../webhooks/delivery-types.js';
 import type { EventLog } from '../service/events.js';
+import type { Fault, FaultQueue } from '../transport/faults.js';
 import type { Ledger } from '../service/ledger.js';
 import type { Page } from '../service/page.js';
 import type { AccountRecord, ChargeRecord, SandboxEvent, TransferRecord } from '../types.js';
@@ -21,6 +22,7 @@ export interface ControlParts {
   events: EventLog;
   webhooks: WebhookDeliveries;
   ledger: Ledger;
+  faults: FaultQueue;
 }
 
 /**
@@ -59,6 +61,21 @@ export interface SandboxControls {
   now(): string;
   /** Whether a charge, an event or an account has this id: the control surface's 404 before acting. */
   has(kind: 'charge' | 'event' | 'account', id: string): boolean;
+
+  // What another process needs to drive a sandbox fully: wait for its webhooks, make it misbehave.
+  /**
+   * Resolves once no webhook delivery is pending (at `close()` too), or after
+   * `timeoutMs`, with how many still are; its timer goes when it resolves.
+   */
+  waitForWebhooks(timeoutMs: number): Promise<WebhookWait>;
+  inject(fault: Fault): void;
+  clearFaults(): void;
+}
+
+/** How a wait for webhooks ended: `settled` when no delivery is pending, else how many still are. */
+export interface WebhookWait {
+  settled: boolean;
+  pending: number;
 }
 
 /** The controls over one sandbox's parts. */
@@ -69,6 +86,7 @@ export function sandboxControls({
   events,
   webhooks,
   ledger,
+  faults,
 }: ControlParts): SandboxControls {
   return {
     payCharge: (id) => charges.settle(id, 'success'),
@@ -107,5 +125,18 @@ export function sandboxControls({
       if (kind === 'event') return events.all.some((event) => event.id === id);
       return ledger.isActive(id) !== undefined;
     },
+
+    async waitForWebhooks(timeoutMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      // settled() resolves at close() too, so a wait never outlives its sandbox.
+      const settled = await Promise.race([webhooks.settled().then(() => true), timedOut]);
+      clearTimeout(timer);
+      return { settled, pending: webhooks.pendingCount };
+    },
+    inject: (fault) => faults.arm(fault),
+    clearFaults: () => faults.clear(),
   };
 }

@@ -1,3 +1,6 @@
+import { checkOptionNames } from '../option-names.js';
+import { isPlainObject } from '../service/rules.js';
+
 /**
  * A fault makes the sandbox misbehave the way real infrastructure does, for a
  * given number of matching requests.
@@ -88,7 +91,23 @@ export type FaultKind =
 /** The longest a timer can wait in Node. */
 const MAX_DELAY_MS = 2_147_483_647;
 
-const KINDS = new Set(['status', 'html', 'delay', 'hang', 'drop', 'lost-response', 'malformed']);
+/** Each kind's own fields, beside `kind` and the target's (`method`, `path`, `times`); the command's `fault` reads them too. */
+export const KIND_FIELDS: Readonly<Record<FaultKind['kind'], readonly string[]>> = {
+  status: ['status', 'body', 'headers'],
+  html: ['status'],
+  delay: ['ms'],
+  hang: [],
+  drop: [],
+  'lost-response': [],
+  malformed: ['status'],
+};
+
+const KINDS: ReadonlySet<string> = new Set(Object.keys(KIND_FIELDS));
+
+/** A header name as HTTP allows it (RFC 9110's token): another would break the answer it is sent with. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value both transports can send: tab and Latin-1 text, no other control character. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function assertStatus(status: unknown, kind: string): void {
   if (status !== undefined && !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)) {
@@ -96,18 +115,52 @@ function assertStatus(status: unknown, kind: string): void {
   }
 }
 
+/** `method` and `path` are matched as text: anything else would fail on the request it meets, not here. */
+function assertTarget({ method, path }: FaultTarget): void {
+  if (method !== undefined && !(typeof method === 'string' && HEADER_NAME.test(method))) {
+    throw new TypeError('Fault method must be an HTTP method such as "POST"');
+  }
+  if (path !== undefined && !(typeof path === 'string' && path.startsWith('/'))) {
+    throw new TypeError('Fault path must be a string starting with "/", such as "/v1/transfers"');
+  }
+}
+
+/** A status fault's headers must be sendable: names that are tokens, values of Latin-1 text without control characters. */
+function assertHeaders(headers: unknown): void {
+  if (headers === undefined) return;
+  const entries = isPlainObject(headers) ? Object.entries(headers) : undefined;
+  const sendable = entries?.every(
+    ([name, value]) => HEADER_NAME.test(name) && typeof value === 'string' && HEADER_VALUE.test(value),
+  );
+  if (!sendable) {
+    throw new TypeError(
+      'Fault status: headers must be an object of header names to Latin-1 text without control characters, ' +
+        'e.g. { "Retry-After": "1" }',
+    );
+  }
+}
+
 /** Throws a `TypeError` naming the problem when `fault` cannot be armed. */
 function assertFault(fault: Fault): void {
-  if (typeof fault !== 'object' || fault === null || !KINDS.has(fault.kind)) {
+  if (!isPlainObject(fault) || !KINDS.has(fault.kind)) {
     throw new TypeError(`Fault kind must be one of: ${[...KINDS].join(', ')}`);
   }
-  const times = fault.times ?? 1;
+  // A misspelt field (`stauts`, `time`) would otherwise be ignored and the fault armed without it.
+  const fields = ['kind', 'method', 'path', 'times', ...KIND_FIELDS[fault.kind]];
+  checkOptionNames(fault, fields, 'A fault must be an object', `${fault.kind} fault field`);
+  assertTarget(fault);
+  const times = fault.times === undefined ? 1 : fault.times;
   if (!(times === Infinity || (Number.isInteger(times) && times >= 1))) {
     throw new TypeError('Fault times must be a positive integer or Infinity');
   }
   if (fault.kind === 'status') {
     if (fault.status === undefined) throw new TypeError('Fault status: status is required');
     assertStatus(fault.status, fault.kind);
+    const { body } = fault as { body?: unknown };
+    if (body !== undefined && typeof body !== 'string' && (typeof body !== 'object' || body === null)) {
+      throw new TypeError('Fault status: body must be a string (sent as is) or an object (sent as JSON)');
+    }
+    assertHeaders(fault.headers);
   }
   if (fault.kind === 'html' || fault.kind === 'malformed') assertStatus(fault.status, fault.kind);
   if (fault.kind === 'delay' && !(Number.isFinite(fault.ms) && fault.ms >= 0 && fault.ms <= MAX_DELAY_MS)) {

@@ -130,10 +130,12 @@ export class Gateway {
     }
     if (fault?.kind === 'delay' && !(await this.#delays.sleep(fault.ms))) return;
 
-    const reply = serve(
+    const served = serve(
       { method, path, query, contentType: request.contentType, idempotencyKey, authorized, body, site: request.site },
       state,
     );
+    // Only a control answer waits (no fault hits those): a service reply is sent in the turn it was decided.
+    const reply = served.later === undefined ? served : await served.later;
     if (fault?.kind === 'lost-response') {
       connection.cut();
       return;

@@ -10,6 +10,13 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * The reply that is sent instead, once it is known: an answer that waits
+   * (the control surface's wait for webhooks) travels through the service's
+   * synchronous router as this, and the gateway awaits it. Made by
+   * {@link deferredReply}; the service's own replies never have it.
+   */
+  later?: Promise<Reply>;
 }
 
 /** A response as a transport sends it: header names in lower case, the body as text. */
@@ -51,6 +58,9 @@ export function toWire(reply: Reply, requestId: string | undefined): WireRespons
   for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
   return { status: reply.status, headers, text };
 }
+
+/** A reply known only later: its own status and body are never sent (see {@link Reply.later}). */
+export const deferredReply = (later: Promise<Reply>): Reply => ({ status: 202, body: null, later });
 
 export const errorReply = (status: number, message: string, headers?: Record<string, string>): Reply => ({
   status,

@@ -94,6 +94,11 @@ export class WebhookDeliveries {
     return this.#failedAttempts;
   }
 
+  /** Deliveries not yet delivered, failed or abandoned (held events are not deliveries yet). */
+  get pendingCount(): number {
+    return this.#records.all().filter(({ state }) => state === 'pending').length;
+  }
+
   /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no receiver). */
   send(event: SandboxEvent): void {
     this.#events.set(event.id, event);

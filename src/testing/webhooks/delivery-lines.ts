@@ -2,6 +2,7 @@
  * The `lunas-sandbox` command's lines about webhook deliveries: one report per
  * attempt while it serves, and a delivery's whole story for `lunas-sandbox deliveries`.
  */
+import { printable } from '../cli/printable.js';
 import type { WebhookAttempt, WebhookDelivery } from './delivery-types.js';
 
 /**
@@ -55,8 +56,8 @@ export function deliveryListing(delivery: WebhookDelivery): string[] {
 function outcome(attempt: WebhookAttempt): string {
   if (attempt.status === null) return attempt.error ?? 'no answer';
   if (attempt.location === undefined) return `HTTP ${attempt.status}`;
-  // The receiver wrote it: escaped, so no control character reaches the terminal.
-  return `HTTP ${attempt.status} to ${JSON.stringify(attempt.location).slice(1, -1)}`;
+  // The receiver wrote it: escaped, so no control character (C0, DEL, C1) reaches the terminal.
+  return `HTTP ${attempt.status} to ${printable(attempt.location)}`;
 }
 
 /** `250 ms`, `1 s`, `2 min`: the schedule's delays as a person reads them. */
