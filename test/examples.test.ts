@@ -173,6 +173,22 @@ describe('examples', () => {
     expect(out).toContain('reconciliation paid each share exactly once');
   }, 120_000);
 
+  test('marketplace-with-cli.ts: a marketplace started with --accounts and driven by subcommands alone', async () => {
+    const out = await runExample('marketplace-with-cli.ts', { LUNAS_SANDBOX_CLI: `${tsx} ${CLI}` }, 90_000);
+    expect(out).toMatch(/^Sandbox at http:\/\/127\.0\.0\.1:\d+ with 2 accounts from accounts\.json$/m);
+    expect(out).toContain('Seller acc_kopi (Toko Kopi) opened');
+    expect(out).toMatch(/^Order (ch_\w+): pay 250000\.00 idr into virtual account \d{16}$/m);
+    const order = /^Order (ch_\w+)/m.exec(out)![1]!;
+    expect(out).toContain(
+      `Webhooks settled: true; heard payment_charge.created ${order}, payment_charge.succeeded ${order}`,
+    );
+    // The virtual account's flat fee, 4000.00, stays with the service.
+    expect(out).toContain('Merchant balance grew by 246000.00 (amount 250000.00 less fee 4000.00): as expected');
+    expect(out).toContain('Seller acc_kopi now holds 221400.00 (paid 221400.00 once)');
+    expect(out).toMatch(/^A day later ch_\w+ is failed; fell due: payment_charge\.failed; endpoint heard: true$/m);
+    expect(out).toMatch(/^Sandbox time now \d{4}-\d\d-\d\dT/m);
+  }, 120_000);
+
   test('webhook-handler.ts confirms each event with the API and fulfils the order once', async () => {
     const handler = await startWebhookHandler();
     const charge = await handler.client.charges.create({ payment_method: 'qris', amount: 5000 });
