@@ -7,14 +7,20 @@ const libraryEntry = {
 // The Node.js transport: a file of its own, which core/ky.ts imports on Node.js only (from the
 // ESM and the CommonJS build alike), by a specifier no bundler follows.
 const nodeTransport = { 'node-transport': 'src/core/node-transport.ts' };
-const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli/main.ts' };
+// lunas-sdk/mcp and the lunas-mcp command: @modelcontextprotocol/server, an optional peer
+// dependency, stays external (only these files import it), so `lunas-sdk` never loads it.
+// dist/mcp.js and dist/mcp.cjs sit beside dist/node-transport.js, which the SDK's modules
+// bundled into the CommonJS build import as './node-transport.js'.
+const mcpEntry = { mcp: 'src/mcp/index.ts' };
+const mcpCli = { 'mcp/cli': 'src/mcp/cli/main.ts' };
+const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli/main.ts', ...mcpEntry, ...mcpCli };
 
 export default defineConfig([
   {
     entry,
     format: ['esm'],
-    // The CLI is a bin, not an import: it gets no declaration file.
-    dts: { entry: libraryEntry },
+    // The CLIs are bins, not imports: they get no declaration file.
+    dts: { entry: { ...libraryEntry, ...mcpEntry } },
     sourcemap: true,
     clean: true,
     target: 'node20',
@@ -50,5 +56,16 @@ export default defineConfig([
     treeshake: true,
     removeNodeProtocol: false,
     noExternal: ['ky', 'uqr'],
+  },
+  {
+    // lunas-sdk/mcp for require(): the SDK's modules bundled in as the main CommonJS build
+    // bundles them (ky included); the MCP packages, which ship CommonJS too, are required.
+    entry: mcpEntry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    treeshake: true,
+    noExternal: ['ky'],
   },
 ]);
