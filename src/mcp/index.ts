@@ -40,7 +40,7 @@ export type { McpToolName } from './tools.js';
  * Cheap to make: hand it to `serveStdio` or `createMcpHandler` as their factory.
  *
  * @see [MCP: lunas for AI agents](../../docs/mcp.md), the guide
- * @throws {@link LunasError} when an option is unknown (naming the closest one) or invalid, the URL
+ * @throws {@link lunas-sdk!LunasError} when an option is unknown (naming the closest one) or invalid, the URL
  *   or key is missing, or, without `live`, the URL is not on this machine. The key is never quoted.
  * @example
  * ```ts

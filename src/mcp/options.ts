@@ -8,7 +8,7 @@
  */
 import { readOptionsObject } from '../core/options.js';
 import { readEnv } from '../core/runtime.js';
-import { describeValue } from '../core/describe-value.js';
+import { describeKind, describeValue } from '../core/describe-value.js';
 import { LunasError } from '../core/errors.js';
 import { moneyParam } from '../core/schemas.js';
 import { maskRefusal, MIN_KEY_LENGTH, Secret } from '../core/secrets.js';
@@ -118,7 +118,7 @@ function settingsOf(values: CreateMcpServerOptions, spelled: OptionSpelling): Mc
   }
   // Never quoted: what was given as a key is not shown, whatever its type.
   if (apiKey !== undefined && typeof apiKey !== 'string') {
-    throw new LunasError(`${spelled.apiKey} must be a string (got a ${typeof apiKey})`);
+    throw new LunasError(`${spelled.apiKey} must be a string (got ${describeKind(apiKey)})`);
   }
   return {
     live,
