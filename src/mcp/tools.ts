@@ -14,7 +14,8 @@ import { listParams, type ListParams } from '../core/list-spec.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/page.js';
 import { path } from '../core/request.js';
-import { intParam, textParam, validate, z, type Schema } from '../core/schemas.js';
+import * as z from 'zod/mini';
+import { intParam, textParam, validate, type Schema } from '../core/schemas.js';
 import { chargeCreateParams, type ChargeCreateParams } from '../resources/charges.js';
 import { transferCreateParams, type TransferCreateParams } from '../resources/transfers.js';
 import { normalizeMoney } from '../shared/money.js';
@@ -64,6 +65,8 @@ export interface ToolSpec {
   readonly call: (client: Client, args: Record<string, unknown>, options: RequestOptions) => Promise<object>;
 }
 
+// zod/mini itself, not core/schemas.ts's `z`: a module that shares the SDK's chunks must not
+// import a namespace from them, or the chunk exports it whole and merchants' bundles keep all of zod.
 /** A charge's or a transfer's id, checked by the SDK's path rules when the call is made. */
 const idArgs = z.strictObject({ id: textParam('ID') });
 const advanceArgs = z.strictObject({
