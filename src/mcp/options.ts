@@ -76,8 +76,11 @@ export const OPTION_NAMES: OptionSpelling = {
 
 /** The options checked, with what the mode leaves to the service: its URL and key, checked by the client. */
 export interface McpSettings {
+  /** The live service (confirmation before money moves, no sandbox tool), or a sandbox. */
   readonly live: boolean;
+  /** As given: {@link serviceOf} applies the mode's default and rules. */
   readonly baseURL: string | undefined;
+  /** As given: {@link serviceOf} applies the mode's default. */
   readonly apiKey: string | undefined;
   /** The cap, exactly, with two decimals (`"1000000.00"`), or none. */
   readonly maxAmount: string | undefined;

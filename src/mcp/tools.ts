@@ -13,7 +13,7 @@ import type { Client } from '../client.js';
 import { listParams, type ListParams } from '../core/list-spec.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/page.js';
-import { path } from '../core/request.js';
+import { path, type ResourcePath } from '../core/request.js';
 import * as z from 'zod/mini';
 import { intParam, textParam, validate, type Schema } from '../core/schemas.js';
 import { chargeCreateParams, type ChargeCreateParams } from '../resources/charges.js';
@@ -49,8 +49,11 @@ export interface Movement {
 
 /** One tool. */
 export interface ToolSpec {
+  /** What the agent calls it by. */
   readonly name: McpToolName;
+  /** What the agent reads of it: one or two short sentences. */
   readonly description: string;
+  /** Its input schema: the SDK method's own, or, for an id or a duration, one of the same kind. */
   readonly input: ToolInput<Record<string, unknown>>;
   /** Reads only: nothing changes at the service. */
   readonly readOnly: boolean;
@@ -65,9 +68,7 @@ export interface ToolSpec {
   readonly call: (client: Client, args: Record<string, unknown>, options: RequestOptions) => Promise<object>;
 }
 
-// zod/mini itself, not core/schemas.ts's `z`: a module that shares the SDK's chunks must not
-// import a namespace from them, or the chunk exports it whole and merchants' bundles keep all of zod.
-/** A charge's or a transfer's id, checked by the SDK's path rules when the call is made. */
+/** A charge's id, checked by the SDK's path rules (not empty, `.` or `..`) when the call is made. */
 const idArgs = z.strictObject({ id: textParam('ID') });
 const advanceArgs = z.strictObject({
   ms: intParam('ms must be a whole number of milliseconds of at least 1', 1),
@@ -87,12 +88,15 @@ function shown(amount: number, currency: string | undefined): { exact: string; t
   return { exact, text: `${exact} ${(currency ?? 'idr').toUpperCase()}` };
 }
 
-/** A sandbox control: POST to the control surface, for the charge `id`. */
-function control(action: 'pay' | 'fail' | 'expire') {
+/**
+ * A sandbox control on the charge `id`: a POST to the sandbox's control
+ * surface (`/_sandbox/charges/:id/pay`), the same for its own sandbox and one
+ * at `--url`; it answers with the charge.
+ */
+function control(route: (id: string) => ResourcePath) {
   return async (client: Client, args: Record<string, unknown>, options: RequestOptions) => {
     const { id } = validate(idArgs, args);
-    const charge = await client.post(`/${path`/_sandbox/charges/${id}/${action}`.relative}`, options);
-    return charge as object;
+    return (await client.post(`/${route(id).relative}`, options)) as object;
   };
 }
 
@@ -179,7 +183,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: idInput,
     readOnly: false,
     sandboxOnly: true,
-    call: control('pay'),
+    call: control((id) => path`/_sandbox/charges/${id}/pay`),
   },
   {
     name: 'sandbox_charges_fail',
@@ -187,7 +191,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: idInput,
     readOnly: false,
     sandboxOnly: true,
-    call: control('fail'),
+    call: control((id) => path`/_sandbox/charges/${id}/fail`),
   },
   {
     name: 'sandbox_charges_expire',
@@ -195,7 +199,7 @@ export const TOOLS: readonly ToolSpec[] = [
     input: idInput,
     readOnly: false,
     sandboxOnly: true,
-    call: control('expire'),
+    call: control((id) => path`/_sandbox/charges/${id}/expire`),
   },
   {
     name: 'sandbox_clock_advance',
