@@ -1,4 +1,11 @@
+import { rmSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+// dist/ is emptied once, here, before any build starts, instead of by tsup's `clean`: that also
+// deletes every declaration file in dist/ when its config's declaration build starts, which runs
+// beside the other configs' builds, so a slow one deleted what a faster one had written
+// (dist/testing/index.d.cts, once lunas-sdk/mcp made the first config's slower).
+rmSync('dist', { recursive: true, force: true });
 
 const libraryEntry = {
   index: 'src/index.ts',
@@ -9,6 +16,16 @@ const libraryEntry = {
 const nodeTransport = { 'node-transport': 'src/core/node-transport.ts' };
 const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli/main.ts' };
 
+// lunas-sdk/mcp and the lunas-mcp command, built apart: @modelcontextprotocol/server, an optional
+// peer dependency, stays external (only these files import it), and sharing the SDK's chunks
+// would split them where the MCP files' imports fall, exporting zod's namespace across chunks
+// (every merchant's bundle would then keep all of zod). So these builds carry their own copy of
+// the SDK's modules, and `lunas-sdk` is built as if they did not exist. dist/mcp.js and
+// dist/mcp.cjs sit beside dist/node-transport.js, which the SDK's modules import as
+// './node-transport.js' (their chunks land in dist/ too).
+const mcpEntry = { mcp: 'src/mcp/index.ts' };
+const mcpCli = { 'mcp/cli': 'src/mcp/cli/main.ts' };
+
 export default defineConfig([
   {
     entry,
@@ -16,7 +33,6 @@ export default defineConfig([
     // The CLI is a bin, not an import: it gets no declaration file.
     dts: { entry: libraryEntry },
     sourcemap: true,
-    clean: true,
     target: 'node20',
     splitting: true,
     treeshake: true,
@@ -50,5 +66,28 @@ export default defineConfig([
     treeshake: true,
     removeNodeProtocol: false,
     noExternal: ['ky', 'uqr'],
+  },
+  {
+    entry: { ...mcpEntry, ...mcpCli },
+    format: ['esm'],
+    dts: { entry: mcpEntry },
+    sourcemap: true,
+    target: 'node20',
+    splitting: true,
+    treeshake: true,
+    // The command starts its own sandbox (lunas-sdk/testing's modules, bundled in as above).
+    removeNodeProtocol: false,
+    noExternal: ['uqr'],
+  },
+  {
+    // lunas-sdk/mcp for require(): the SDK's modules bundled in as the main CommonJS build
+    // bundles them (ky included); the MCP packages, which ship CommonJS too, are required.
+    entry: mcpEntry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    treeshake: true,
+    noExternal: ['ky'],
   },
 ]);

@@ -2,7 +2,7 @@
 // (src/**/*.ts: api.md and the guides link to it, the source maps name it, and
 // there is no public repository to link to yet), the guides (docs/*.md, not the
 // built reference in docs/api/) and their images (docs/images/*.png), the examples (examples/*.ts), README.md,
-// CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
+// llms.txt, CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
 // point present, no test or other file, no source map pointing at a file that is
 // neither packed nor embedded in the map (`sourcesContent`), and nothing that looks
 // like a secret.
@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packListing, root } from './pack-listing.js';
 
-const TOP_LEVEL = ['README.md', 'api.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
+const TOP_LEVEL = ['README.md', 'llms.txt', 'api.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
 /** Shipped beside dist/: the source, and one directory level of docs/ and examples/, so docs/api/ stays out. */
 const SHIPPED_DIRECTORIES: [RegExp, string][] = [
   [/^src\/(?:[\w-]+\/)*[\w.-]+\.ts$/, 'src/**/*.ts'],

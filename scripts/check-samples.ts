@@ -20,7 +20,8 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PRELUDE = 'docs/samples/context.d.ts';
 const MODULES = 'docs/samples/modules.d.ts';
 /** Packages a sample imports that this repository has installed, so their real types are used. */
-const LINKED = ['vitest', 'msw'];
+// @modelcontextprotocol: the MCP packages (a scope: server, client, core), which docs/mcp.md's samples import.
+const LINKED = ['vitest', 'msw', '@modelcontextprotocol'];
 const started = performance.now();
 
 const guides = [

@@ -111,6 +111,9 @@ function withoutPlatformStatics(project) {
   for (const member of removed) project.removeReflection(member);
 }
 
+/** The folders of src/ that are entry points of their own, each with the module typedoc names it. */
+const ENTRY_POINT_FOLDERS = { testing: 'lunas-sdk/testing', mcp: 'lunas-sdk/mcp' };
+
 /**
  * A guide links to the declaration it covers as `[label](../src/x.ts#Name.member)`:
  * on the repository host that opens the source with its TSDoc; here the link
@@ -127,7 +130,7 @@ function sourceLinksToReference(project, logger) {
       const path = project.files.resolvePath(part.target);
       const inSource = path && sourceLink.exec(path);
       if (!inSource) continue;
-      const module = inSource[1].startsWith('testing/') ? 'lunas-sdk/testing' : 'lunas-sdk';
+      const module = ENTRY_POINT_FOLDERS[inSource[1].split('/')[0]] ?? 'lunas-sdk';
       const symbol = project.getChildByName([module, ...part.targetAnchor.split('.')]);
       if (!symbol) {
         logger.error(

@@ -85,7 +85,8 @@ const createdChargeSchema = typedAs<CreatedCharge>()(
 
 // Requests: strict, with the service's messages, and transformed to the wire form.
 // Field docs: see ChargeCreateParams.
-const chargeCreateParams = paramsTypedAs<ChargeCreateParams>()(
+/** @internal What `charges.create` checks; lunas-sdk/mcp derives its tool's input schema from it. */
+export const chargeCreateParams = paramsTypedAs<ChargeCreateParams>()(
   z.strictObject({
     payment_method: z.enum(paymentMethodTypes, {
       error: (issue) =>

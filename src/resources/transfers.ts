@@ -103,7 +103,8 @@ const transferSchema = typedAs<Transfer>()(
 );
 
 // Request: strict, with the service's messages. Field docs: see TransferCreateParams.
-const transferCreateParams = paramsTypedAs<TransferCreateParams>()(
+/** @internal What `transfers.create` checks; lunas-sdk/mcp derives its tool's input schema from it. */
+export const transferCreateParams = paramsTypedAs<TransferCreateParams>()(
   z.strictObject({
     destination_account_id: z
       .string({

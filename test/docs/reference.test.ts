@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('the built API reference', () => {
-  it('groups the sidebar by category, in reading order, with the testing entry last', async () => {
+  it('groups the sidebar by category, in reading order, with the other entry points after lunas-sdk', async () => {
     await open('index.html');
     const folders = await page.locator('.site-menu nav summary').allTextContents();
     expect(folders).toEqual([
@@ -63,6 +63,8 @@ describe('the built API reference', () => {
       'Errors',
       'Webhooks',
       'Events',
+      'lunas-sdk/mcp',
+      'MCP',
       'lunas-sdk/testing',
       'Testing',
     ]);

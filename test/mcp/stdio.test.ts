@@ -1,0 +1,282 @@
+/**
+ * The `lunas-mcp` command, as an MCP client runs it: spawned over stdio by
+ * the official MCP client (`@modelcontextprotocol/client`), which lists the
+ * tools and calls them as an agent does. The command runs from source in one
+ * Node.js process with tsx loaded (as test/sandbox/cli.test.ts runs
+ * `lunas-sandbox`); a sandbox of the test's own stands in for the live
+ * service where one is needed, so `requests` shows what was sent.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Client, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { startSandbox, type Sandbox } from 'lunas-sdk/testing';
+import { eventually } from '../helpers/waiting.js';
+import { confirms, type Era, type Person } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = 'src/mcp/cli/main.ts';
+const NODE_WITH_TSX = ['--import', 'tsx'];
+/** A spawn, tsx's start and the MCP handshake on a loaded machine. */
+const SPAWN_MS = 45_000;
+const KEY = 'sk_test_mcp_stdio_never_shown_42';
+
+const sandboxes: Sandbox[] = [];
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
+});
+
+async function sandbox(): Promise<Sandbox> {
+  const started = await startSandbox({ apiKey: KEY });
+  sandboxes.push(started);
+  return started;
+}
+
+interface Session {
+  client: Client;
+  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+  asked: ElicitRequest['params'][];
+  stderr: () => string;
+}
+
+/** `lunas-mcp <flags>` started by an MCP client, with `env` beside the client's default (PATH, HOME…). */
+async function lunasMcp(
+  flags: string[],
+  { env = {}, person, era = 'legacy' }: { env?: Record<string, string>; person?: Person; era?: Era } = {},
+): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...NODE_WITH_TSX, CLI, ...flags],
+    env: { ...getDefaultEnvironment(), ...env },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const asked: ElicitRequest['params'][] = [];
+  const client = new Client(
+    { name: 'lunas-stdio-test', version: '1.0.0' },
+    {
+      ...(person === undefined ? {} : { capabilities: { elicitation: { form: {} } } }),
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
+  if (person !== undefined) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params);
+      return person(request.params);
+    });
+  }
+  onTestFinished(() => client.close());
+  await client.connect(transport);
+  expect(client.getProtocolEra()).toBe(era);
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  return { client, call, asked, stderr: () => stderr };
+}
+
+/** The command run without an MCP client: its exit code and what it printed. */
+function run(flags: string[], { env = {}, hideMcp = false }: { env?: Record<string, string>; hideMcp?: boolean } = {}) {
+  const loaders = hideMcp ? [...NODE_WITH_TSX, '--import', './test/mcp/hide-mcp-packages.mjs'] : NODE_WITH_TSX;
+  const child = spawn(process.execPath, [...loaders, CLI, ...flags], {
+    cwd: ROOT,
+    env: { ...getDefaultEnvironment(), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+function result(answer: CallToolResult): Record<string, unknown> {
+  expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+  return answer.structuredContent as Record<string, unknown>;
+}
+
+function refusal(answer: CallToolResult): { name: string; message: string; reason?: string } {
+  expect(answer.isError, JSON.stringify(answer)).toBe(true);
+  return (answer.structuredContent as { error: { name: string; message: string; reason?: string } }).error;
+}
+
+const TRANSFER = { destination_account_id: 'acc_partner', amount: 150_000, currency: 'idr' };
+const transfersSent = (service: Sandbox) =>
+  service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/transfers');
+
+describe('lunas-mcp over stdio', () => {
+  it(
+    'serves an agent session on its own sandbox: the tools listed, a QRIS charge created, paid and read back as success',
+    async () => {
+      const { client, call, stderr } = await lunasMcp([]);
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toHaveLength(11);
+      expect(names).toEqual(expect.arrayContaining(['charges_create', 'sandbox_charges_pay', 'sandbox_clock_advance']));
+      const charge = result(await call('charges_create', { payment_method: 'qris', amount: 25_000 }));
+      expect(charge).toMatchObject({ payment_method: 'qris', status: 'pending', amount: '25000.00' });
+      const url = /serving its own sandbox at (http:\/\/127\.0\.0\.1:\d+) over MCP on stdio \(11 tools\)/.exec(
+        stderr(),
+      )?.[1];
+      expect(url, stderr()).toBeDefined();
+      // The payment page a person opens is the sandbox's, on the URL the command printed.
+      expect(charge.payment_url).toBe(`${url}/pay/${String(charge.id)}`);
+      result(await call('sandbox_charges_pay', { id: charge.id }));
+      expect(result(await call('charges_retrieve', { id: charge.id }))).toMatchObject({
+        id: charge.id,
+        status: 'success',
+      });
+      expect(stderr()).not.toContain('sk_test_sandbox');
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    'serves a running sandbox at --url with its key, and --max-amount holds: a larger amount is refused, nothing sent',
+    async () => {
+      const service = await sandbox();
+      const { call, stderr } = await lunasMcp(['--url', service.url, '--api-key', KEY, '--max-amount', '100000']);
+      expect(stderr()).toContain(
+        `serving the sandbox at ${service.url} over MCP on stdio (11 tools, amounts up to 100000.00)`,
+      );
+      const above = refusal(await call('charges_create', { payment_method: 'qris', amount: '100000.01' }));
+      expect(above.reason).toBe('above_max_amount');
+      expect(refusal(await call('transfers_create', TRANSFER)).reason).toBe('above_max_amount');
+      expect(service.requests).toEqual([]);
+      const charge = result(
+        await call('charges_create', { payment_method: 'qris', amount: 100_000, client_reference_id: KEY }),
+      );
+      expect(service.charges().map((each) => each.id)).toEqual([charge.id]);
+      expect(JSON.stringify(charge)).not.toContain(KEY);
+      expect(stderr()).not.toContain(KEY);
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    '--tools narrows the tools listed',
+    async () => {
+      const { client } = await lunasMcp(['--tools', 'charges_retrieve, charges_create']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['charges_create', 'charges_retrieve']);
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    'in live mode, refuses a transfer when the MCP client cannot ask the person, and sends nothing',
+    async () => {
+      const service = await sandbox();
+      const { client, call, stderr } = await lunasMcp(['--live'], {
+        env: { LUNAS_BASE_URL: service.url, LUNAS_API_KEY: KEY },
+      });
+      expect(stderr()).toContain(`serving the live service at ${service.url}`);
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names.filter((name) => name.startsWith('sandbox_'))).toEqual([]);
+      const refused = refusal(await call('transfers_create', TRANSFER));
+      expect(refused).toMatchObject({ name: 'LunasError', reason: 'confirmation_unavailable' });
+      expect(transfersSent(service)).toEqual([]);
+      expect(service.balance('acc_partner')).toBe('0.00');
+      expect(JSON.stringify(refused) + stderr()).not.toContain(KEY);
+    },
+    SPAWN_MS,
+  );
+
+  it.each<Era>(['legacy', 'modern'])(
+    'in live mode, moves money once the person confirms it, on a %s connection',
+    async (era) => {
+      const service = await sandbox();
+      const { call, asked } = await lunasMcp(['--live', '--url', service.url], {
+        env: { LUNAS_API_KEY: KEY },
+        person: confirms,
+        era,
+      });
+      expect(result(await call('transfers_create', TRANSFER))).toMatchObject({
+        status: 'succeeded',
+        amount: '150000.00',
+      });
+      expect(asked.map((question) => question.message)).toEqual([
+        `Transfer 150000.00 IDR to account acc_partner? This moves real money on ${service.url}.`,
+      ]);
+      expect(transfersSent(service)).toHaveLength(1);
+      expect(service.balance('acc_partner')).toBe('150000.00');
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    'in live mode, sends nothing when the person declines',
+    async () => {
+      const service = await sandbox();
+      const { call, asked } = await lunasMcp(['--live', '--url', service.url, '--api-key', KEY], {
+        person: () => ({ action: 'decline' }),
+      });
+      expect(refusal(await call('transfers_create', TRANSFER)).reason).toBe('not_confirmed');
+      expect(asked).toHaveLength(1);
+      expect(transfersSent(service)).toEqual([]);
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    'ends, closing its own sandbox, when the MCP client closes stdin',
+    async () => {
+      const command = run([]);
+      await eventually(() => command.output().stderr.includes('over MCP on stdio'), 30_000);
+      const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(command.output().stderr)![1]!;
+      expect((await fetch(`${url}/v1/payouts`, { headers: { authorization: 'Bearer sk_test_sandbox' } })).status).toBe(
+        200,
+      );
+      command.child.stdin.end();
+      const [code] = await command.exited;
+      expect(code).toBe(0);
+      expect(command.output().stdout).toBe('');
+      await expect(fetch(`${url}/v1/payouts`)).rejects.toThrow();
+    },
+    SPAWN_MS,
+  );
+});
+
+describe('lunas-mcp refusals', () => {
+  it(
+    'says how to install the MCP package when it is missing, and exits 1',
+    async () => {
+      const command = run([], { hideMcp: true });
+      const [code] = await command.exited;
+      expect(code).toBe(1);
+      expect(command.output().stderr).toContain('@modelcontextprotocol/server is not installed');
+      expect(command.output().stderr).toContain('npm install @modelcontextprotocol/server');
+      expect(command.output().stdout).toBe('');
+    },
+    SPAWN_MS,
+  );
+
+  it.each([
+    [['--tools', 'charge_create'], 'Unknown tool "charge_create" in --tools: did you mean "charges_create"?'],
+    [
+      ['--live', '--tools', 'sandbox_charges_pay'],
+      'sandbox_charges_pay acts on a sandbox, and live mode serves no sandbox tool: take it out of --tools',
+    ],
+    [['--url', 'https://api.example.com'], "Without --live, --url must be a sandbox's, on this machine"],
+    [['--live'], "Live mode needs the service's URL: pass --url or set LUNAS_BASE_URL"],
+    [['--max-amount', '1.000'], '--max-amount must have at most two digits after the \'.\' (got "1.000")'],
+    [['--max-amoun', '5'], "Unknown option '--max-amoun'"],
+  ])(
+    'refuses %j with usage, exit 2',
+    async (flags, message) => {
+      // The client's default environment: no LUNAS_* variable reaches the command.
+      const command = run(flags);
+      const [code] = await command.exited;
+      expect(code).toBe(2);
+      expect(command.output().stderr).toContain(`lunas-mcp: ${message}`);
+      expect(command.output().stderr).toContain('Usage: lunas-mcp');
+      expect(command.output().stdout).toBe('');
+    },
+    SPAWN_MS,
+  );
+});
