@@ -20,6 +20,9 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   // What every other module may throw or hand over (the error classes, the public shapes of a call),
   // and facts that need nothing: the body cap, what the runtime is, one listener per caller signal.
   ['errors', 'types', 'body-limit', 'runtime', 'signal-fan-in'],
+  // The tracing channels (lunas:operation, lunas:attempt), where the runtime has them, and the contexts
+  // published on them: the request primitive and the transport publish, lunas-sdk/otel subscribes.
+  ['tracing'],
   // Words for messages: a value described, an unknown name's closest known names.
   ['describe-value', 'closest-names'],
   // The key masked in every form, before any text that may hold it is logged or thrown.

@@ -13,17 +13,24 @@
  * call is built only for a message or a log line, and whether anyone listens
  * or logs at debug level is a field read.
  */
-import { Call, sendAttempt, withinAttempt } from './attempt.js';
+import { Call, maskedURL, sendAttempt, withinAttempt } from './attempt.js';
 import { describeThrown } from './describe-value.js';
 import { decodeFailure, decodeSuccess, type PageEnvelope } from './envelope.js';
 import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
 import type { Events } from './events.js';
-import { type Ky, loadKy } from './ky.js';
-import type { ClientSettings, RequestOptions } from './options.js';
+import { type Ky, loadKy, type SendInit } from './ky.js';
+import { type ClientSettings, isAddableHeader, type RequestOptions } from './options.js';
 import type { ResponseInfo, StandardSchema } from './types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
 import { redact, type Secret } from './secrets.js';
 import { SendSlots } from './send-slots.js';
+import {
+  type AttemptContext,
+  type OperationContext,
+  type Mutable,
+  type TracePublisher,
+  tracingChannels,
+} from './tracing.js';
 
 /** What the transport needs: the client's settings, already checked, and what the client adds. */
 export interface TransportConfig extends ClientSettings {
@@ -32,11 +39,13 @@ export interface TransportConfig extends ClientSettings {
   events: Events;
 }
 
-/** One endpoint call. */
-interface RequestSpec<T> {
+/** One endpoint call, as the request primitive (request.ts) hands it over. */
+export interface CallSpec<T> {
+  /** The SDK method (`'transfers.create'`), or `'get'`/`'post'` for a raw call: for the tracing channels. */
+  operation: string;
   method: 'GET' | 'POST';
-  /** Relative to the base URL, without a leading slash; ids already encoded. */
-  path: string;
+  /** Where it goes: relative to the base URL, ids already encoded; and its route, for the tracing channels. */
+  path: CallPath;
   query?: Record<string, number | string | boolean | undefined> | undefined;
   /** The JSON text of a POST's body. */
   body?: string | undefined;
@@ -44,17 +53,42 @@ interface RequestSpec<T> {
   schema?: StandardSchema<T> | undefined;
 }
 
+/** A call's path: what is sent, and the route it is published under. */
+interface CallPath {
+  /** Relative to the base URL, without a leading slash. */
+  readonly relative: string;
+  /** The path template (`/v1/payments/charges/{id}`), built when read. */
+  readonly route: string;
+}
+
 /** A list call: the result is the page envelope, and `schema` checks its `data`. */
-interface ListRequestSpec<T> extends RequestSpec<T[]> {
+export interface ListCallSpec<T> extends CallSpec<T[]> {
   method: 'GET';
   /** The page requested: an answer for another page is refused. */
   page: number;
 }
 
 /** The parsed envelope and the exchange that produced it. */
-interface Result<T> {
+export interface CallResult<T> {
   body: T;
   info: ResponseInfo;
+}
+
+/** What every attempt of one call shares, and what the last one to fail left for the retry loop. */
+interface CallRun {
+  readonly spec: CallSpec<unknown> & { page?: number };
+  readonly call: Call;
+  readonly maxRetries: number;
+  /** Whether anyone listens to the client's events, read once per call. */
+  readonly observed: boolean;
+  /** The URL for events and debug lines; empty when neither is wanted. */
+  readonly url: string;
+  /** The call's context on `lunas:operation`, when it is published. */
+  readonly operation: OperationContext | undefined;
+  /** Set by each failed attempt: whether another follows, what the response said, and whether it was sent. */
+  willRetry: boolean;
+  failedHeaders: Headers | undefined;
+  sent: number;
 }
 
 /** Runs a client's calls: the retry loop, its events and log lines. */
@@ -83,10 +117,31 @@ export class Transport {
     this.#config.log.write('warn', message);
   }
 
-  /** `options` come checked, by name and value, from `checkRequestOptions` (the API does it once per call). */
-  request<T>(spec: ListRequestSpec<T>, options: RequestOptions): Promise<Result<PageEnvelope<T>>>;
-  request<T>(spec: RequestSpec<T>, options: RequestOptions): Promise<Result<T>>;
-  async request(spec: RequestSpec<unknown> & { page?: number }, options: RequestOptions): Promise<Result<unknown>> {
+  /** The full URL a call is sent to, query included, masked: for its tracing context. */
+  urlOf(spec: CallSpec<unknown>): string {
+    return maskedURL(this.#config.baseURL, target(spec), this.#config.secret);
+  }
+
+  /**
+   * `options` come checked, by name and value, from `checkRequestOptions` (the
+   * API does it once per call); `operation` is the call's context on
+   * `lunas:operation` when it is published, which its attempts point to.
+   */
+  request<T>(
+    spec: ListCallSpec<T>,
+    options: RequestOptions,
+    operation: OperationContext | undefined,
+  ): Promise<CallResult<PageEnvelope<T>>>;
+  request<T>(
+    spec: CallSpec<T>,
+    options: RequestOptions,
+    operation: OperationContext | undefined,
+  ): Promise<CallResult<T>>;
+  async request(
+    spec: CallSpec<unknown> & { page?: number },
+    options: RequestOptions,
+    operation: OperationContext | undefined,
+  ): Promise<CallResult<unknown>> {
     const config = this.#config;
     const { log, events } = config;
     const { method, body } = spec;
@@ -97,13 +152,13 @@ export class Transport {
     // first attempt's timer starts: loading code is not waiting on the network.
     const http = (this.#http ??= await loadKy(config.baseURL, config.fetch, log));
     const call = new Call(config, http, this.#slots, {
-      target: spec.query ? withQuery(spec.path, spec.query) : spec.path,
+      target: target(spec),
       init: { method, headers: callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body), body },
       timeout: options.timeout ?? config.timeout,
       signal: options.signal,
       idempotencyKey,
     });
-    const { signal, timeout } = call;
+    const { signal } = call;
     // Aborted before anything is sent: no attempt, so no events either, and
     // no key on the error, since no request carried one.
     if (signal?.aborted) throw new APIUserAbortError(`${call.label} was aborted by the caller before it was sent`);
@@ -111,71 +166,185 @@ export class Transport {
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
     const url = observed || log.debugEnabled ? call.url : '';
+    const run: CallRun = {
+      spec,
+      call,
+      maxRetries,
+      observed,
+      url,
+      operation,
+      willRetry: false,
+      failedHeaders: undefined,
+      sent: 0,
+    };
 
     for (let attempt = 1; ; attempt++) {
+      const channel = tracingChannels?.attempt;
       let failure: LunasError;
-      let failedHeaders: Headers | undefined;
-      let status: number | undefined;
-      let requestId: string | undefined;
-      let sent = attempt;
-      const started = performance.now();
       try {
-        if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
-        // Aborted in the wait before this retry: the attempt ends unsent, with
-        // its pair of events, so the call's last event says `willRetry: false`.
-        if (attempt > 1 && signal?.aborted) {
-          sent--;
-          throw new APIUserAbortError(`${call.label} was aborted by the caller while waiting to retry`, {
-            idempotencyKey,
-          });
-        }
-        if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
-        const raw = await sendAttempt(call);
-        status = raw.status;
-        requestId = raw.headers.get('x-request-id') ?? undefined;
-        if (status >= 200 && status < 300) {
-          // An asynchronous schema shares the attempt's deadline, so a call's
-          // documented bound holds whatever the schema does.
-          const data = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
-            withinAttempt(answer, call, started + timeout - performance.now(), late),
-          );
-          if (observed) {
-            const durationMs = performance.now() - started;
-            const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
-            events.emit('response', { ...event, error: undefined, willRetry: false }, log);
-          }
-          return { body: data, info: { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey } };
-        }
-        failure = decodeFailure(raw);
-        failedHeaders = raw.headers;
+        return channel === undefined || !channel.observed
+          ? await this.#attempt(run, attempt, undefined)
+          : await this.#traced(channel, run, attempt);
       } catch (error) {
-        // Whatever escaped (a plug-in's odd value, a bug of lunas), the call
-        // still rejects with a LunasError and the attempt still ends with its event.
-        failure =
-          error instanceof LunasError
-            ? error
-            : new LunasError(`${call.label} failed: ${redact(describeThrown(error), config.secret)}`, {
-                idempotencyKey,
-              });
-        // A response that arrived but was refused before it was decoded (a body
-        // too large or broken off, a redirect a custom fetch followed): its
-        // event shows its status, and a retry honours its Retry-After.
-        if (failure instanceof ResponseBodyError || (failure instanceof APIError && status === undefined)) {
-          ({ status, requestId, headers: failedHeaders } = failure);
-        }
+        // #attempt ends every failure in a LunasError, and sets run's fields first.
+        failure = error as LunasError;
       }
-      const willRetry = attempt <= maxRetries && isRetryable(failure);
-      if (observed) {
-        const durationMs = performance.now() - started;
-        const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
-        events.emit('response', { ...event, error: failure, willRetry }, log);
-      }
-      if (!willRetry) throw withAttempts(failure, sent);
-      const wait = retryDelay(attempt, failedHeaders);
+      if (!run.willRetry) throw withAttempts(failure, run.sent);
+      const wait = retryDelay(attempt, run.failedHeaders);
       log.write('info', `${call.label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
       await waitToRetry(wait, signal);
     }
   }
+
+  /**
+   * One attempt, with its pair of events: resolves to the call's result, or
+   * rejects with the {@link LunasError} that ended it, having set `run`'s
+   * `willRetry`, `failedHeaders` and `sent` for the retry loop. `traced` is
+   * its context on `lunas:attempt`, when published: its `headers` go with
+   * the attempt, and what the attempt ended with is set on it.
+   */
+  async #attempt(
+    run: CallRun,
+    attempt: number,
+    traced: Mutable<AttemptContext> | undefined,
+  ): Promise<CallResult<unknown>> {
+    const { log, events, secret } = this.#config;
+    const { spec, call, observed, url } = run;
+    const { method } = spec;
+    const { idempotencyKey, signal } = call;
+    let failure: LunasError;
+    let failedHeaders: Headers | undefined;
+    let status: number | undefined;
+    let requestId: string | undefined;
+    let sent = attempt;
+    const started = performance.now();
+    try {
+      if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
+      // Aborted in the wait before this retry: the attempt ends unsent, with
+      // its pair of events, so the call's last event says `willRetry: false`.
+      if (attempt > 1 && signal?.aborted) {
+        sent--;
+        throw new APIUserAbortError(`${call.label} was aborted by the caller while waiting to retry`, {
+          idempotencyKey,
+        });
+      }
+      if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${run.maxRetries + 1}`);
+      const raw = await sendAttempt(
+        call,
+        traced === undefined ? call.init : withAddedHeaders(call.init, traced.headers),
+      );
+      status = raw.status;
+      requestId = raw.headers.get('x-request-id') ?? undefined;
+      if (status >= 200 && status < 300) {
+        // An asynchronous schema shares the attempt's deadline, so a call's
+        // documented bound holds whatever the schema does.
+        const data = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
+          withinAttempt(answer, call, started + call.timeout - performance.now(), late),
+        );
+        if (observed) {
+          const durationMs = performance.now() - started;
+          const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
+          events.emit('response', { ...event, error: undefined, willRetry: false }, log);
+        }
+        if (traced !== undefined) ended(traced, status, requestId, false);
+        return { body: data, info: { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey } };
+      }
+      failure = decodeFailure(raw);
+      failedHeaders = raw.headers;
+    } catch (error) {
+      // Whatever escaped (a plug-in's odd value, a bug of lunas), the call
+      // still rejects with a LunasError and the attempt still ends with its event.
+      failure =
+        error instanceof LunasError
+          ? error
+          : new LunasError(`${call.label} failed: ${redact(describeThrown(error), secret)}`, { idempotencyKey });
+      // A response that arrived but was refused before it was decoded (a body
+      // too large or broken off, a redirect a custom fetch followed): its
+      // event shows its status, and a retry honours its Retry-After.
+      if (failure instanceof ResponseBodyError || (failure instanceof APIError && status === undefined)) {
+        ({ status, requestId, headers: failedHeaders } = failure);
+      }
+    }
+    const willRetry = attempt <= run.maxRetries && isRetryable(failure);
+    if (observed) {
+      const durationMs = performance.now() - started;
+      const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
+      events.emit('response', { ...event, error: failure, willRetry }, log);
+    }
+    if (traced !== undefined) ended(traced, status, requestId, willRetry);
+    run.willRetry = willRetry;
+    run.failedHeaders = failedHeaders;
+    run.sent = sent;
+    throw failure;
+  }
+
+  /**
+   * An attempt published on `lunas:attempt`: its context is built (and the
+   * call's URL read) only here, for a channel somebody listens to; what the
+   * attempt resolves to stays out of it.
+   */
+  async #traced(channel: TracePublisher<AttemptContext>, run: CallRun, attempt: number): Promise<CallResult<unknown>> {
+    const { spec, call, operation } = run;
+    const context: Mutable<AttemptContext> = {
+      operation: spec.operation,
+      method: spec.method,
+      route: operation?.route ?? spec.path.route,
+      url: operation?.url ?? call.url,
+      idempotencyKey: call.idempotencyKey,
+      attempt,
+      headers: {},
+      operationContext: operation,
+      status: undefined,
+      requestId: undefined,
+      willRetry: undefined,
+      error: undefined,
+    };
+    let result: CallResult<unknown> | undefined;
+    await channel.trace(async () => {
+      result = await this.#attempt(run, attempt, context);
+    }, context);
+    return result!;
+  }
+}
+
+/** What an attempt ended with, set on its context before the channel publishes its end. */
+function ended(
+  context: Mutable<AttemptContext>,
+  status: number | undefined,
+  requestId: string | undefined,
+  willRetry: boolean,
+): void {
+  context.status = status;
+  context.requestId = requestId;
+  context.willRetry = willRetry;
+}
+
+/** A call's target: its path, with its query. */
+function target(spec: CallSpec<unknown>): string {
+  const { relative } = spec.path;
+  return spec.query ? withQuery(relative, spec.query) : relative;
+}
+
+/**
+ * The attempt's request with the headers a `lunas:attempt` subscriber added
+ * (trace context), each sent only when it is a valid header the call does not
+ * send already: lunas's own, the client's and the call's headers win. A
+ * subscriber's object that throws (a Proxy, a getter) adds what it gave before.
+ */
+function withAddedHeaders(init: SendInit, added: unknown): SendInit {
+  let headers: Record<string, string> | undefined;
+  try {
+    if (typeof added === 'object' && added !== null) {
+      for (const [name, value] of Object.entries(added)) {
+        const lower = name.toLowerCase();
+        if (Object.hasOwn(init.headers, lower) || !isAddableHeader(name, value)) continue;
+        (headers ??= { ...init.headers })[lower] = value;
+      }
+    }
+  } catch {
+    // What the subscriber's object gave before it threw is kept; the call goes on.
+  }
+  return headers === undefined ? init : { ...init, headers };
 }
 
 /** The path with its query: built here, since ky's `searchParams` builds the Request twice. */

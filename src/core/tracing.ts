@@ -1,0 +1,228 @@
+/**
+ * The tracing channels lunas publishes every call on, `lunas:operation` and
+ * `lunas:attempt` (`node:diagnostics_channel`'s `TracingChannel`), and the
+ * contexts it publishes: the request primitive (request.ts) publishes an
+ * operation, the transport each attempt inside it, and `lunas-sdk/otel`
+ * subscribes.
+ *
+ * The module is looked up through `process.getBuiltinModule`, never
+ * imported: a static `import 'node:diagnostics_channel'` would stop the SDK
+ * from loading where there is no such module (browsers, a Worker without
+ * `nodejs_compat`), and a bundler for those would refuse it. Where the lookup
+ * finds nothing (those runtimes, and Node.js 20 before 20.16, which lacks
+ * `getBuiltinModule`), nothing is published and a call costs what it did.
+ * Where it finds the module, a call with no subscriber costs one check per
+ * channel: nothing is built for a channel nobody listens to.
+ */
+import type { LunasError } from './errors.js';
+
+/**
+ * The name of the tracing channel lunas publishes every SDK call on, once per
+ * call (a list publishes once per page it fetches), with an
+ * {@link OperationContext}. Subscribe with `node:diagnostics_channel`'s
+ * `tracingChannel(OPERATION_CHANNEL)`; see [Tracing and metrics](../../docs/tracing.md).
+ *
+ * @example
+ * ```ts
+ * import { tracingChannel } from 'node:diagnostics_channel';
+ * import { OPERATION_CHANNEL, type OperationContext } from 'lunas-sdk';
+ *
+ * tracingChannel<OperationContext>(OPERATION_CHANNEL).subscribe({
+ *   start: (call) => console.log(`${call.operation}: ${call.method} ${call.route}`),
+ *   end: () => {},
+ *   asyncStart: () => {},
+ *   asyncEnd: (call) => console.log(`${call.operation}: ${call.status ?? call.error?.name}`),
+ *   error: () => {},
+ * });
+ * ```
+ * @category Tracing
+ */
+export const OPERATION_CHANNEL = 'lunas:operation';
+
+/**
+ * The name of the tracing channel lunas publishes every HTTP attempt on, with
+ * an {@link AttemptContext}: inside its operation's (`lunas:operation`), one
+ * per attempt, retries included. Subscribe with `node:diagnostics_channel`'s
+ * `tracingChannel(ATTEMPT_CHANNEL)`; see [Tracing and metrics](../../docs/tracing.md).
+ * @category Tracing
+ */
+export const ATTEMPT_CHANNEL = 'lunas:attempt';
+
+/**
+ * What lunas publishes on `lunas:operation` ({@link OPERATION_CHANNEL}): one
+ * SDK call, from the moment its input was accepted to its result. A call
+ * refused before sending (a `RequestValidationError`: invalid parameters or
+ * options) publishes nothing; a call aborted by its signal before sending
+ * publishes its operation, with no attempt.
+ *
+ * `start` and `end` see the fields up to `idempotencyKey`; `status`,
+ * `requestId` and `error` are set when the call settles, before `asyncStart`
+ * and `asyncEnd` (and `error`, on a failure). The object is shared by every
+ * subscriber and with the call's attempts ({@link AttemptContext.operationContext}):
+ * read it, do not change it. It never holds the API key.
+ * @category Tracing
+ */
+export interface OperationContext {
+  /**
+   * The SDK method: `'transfers.create'`, `'charges.retrieve'`, `'charges.list'`
+   * (once per page fetched); `'get'` or `'post'` for `client.get` and `client.post`.
+   */
+  readonly operation: string;
+  /** `GET` or `POST`. */
+  readonly method: 'GET' | 'POST';
+  /**
+   * The path template, low in cardinality: `/v1/payments/charges/{id}`, never
+   * the id. For `client.get` and `client.post`, the path as the caller gave it.
+   */
+  readonly route: string;
+  /** The full URL, query included (a list's page and page size), as sent. It never holds the API key. */
+  readonly url: string;
+  /** The Idempotency-Key of a POST, the same on every attempt; undefined for a GET. */
+  readonly idempotencyKey: string | undefined;
+  /** The final HTTP status: the last attempt's; undefined until the call settles, and when no response came. */
+  readonly status: number | undefined;
+  /** The last response's `x-request-id`, when the service sent one. */
+  readonly requestId: string | undefined;
+  /** Why the call failed (a `LunasError`), set when it rejects; undefined when it succeeded. */
+  readonly error?: LunasError | undefined;
+}
+
+/**
+ * What lunas publishes on `lunas:attempt` ({@link ATTEMPT_CHANNEL}): one HTTP
+ * attempt of a call, from before it is sent to the end of reading and
+ * checking its response. When the caller's signal aborts during the wait
+ * before a retry, that retry is still published, and fails at once unsent, as
+ * its `request` and `response` events do.
+ *
+ * `start` sees the fields up to `operationContext`, and may add headers to
+ * `headers` (trace context: `traceparent`); `status`, `requestId`, `willRetry`
+ * and `error` are set when the attempt ends, before `asyncStart` and
+ * `asyncEnd`. It never holds the API key.
+ * @category Tracing
+ */
+export interface AttemptContext {
+  /** The operation this attempt belongs to: `'transfers.create'`, `'get'`, as {@link OperationContext.operation}. */
+  readonly operation: string;
+  /** `GET` or `POST`. */
+  readonly method: 'GET' | 'POST';
+  /** The path template, as {@link OperationContext.route}. */
+  readonly route: string;
+  /** The full URL, query included, as sent. It never holds the API key. */
+  readonly url: string;
+  /** The Idempotency-Key of a POST, the same on every attempt; undefined for a GET. */
+  readonly idempotencyKey: string | undefined;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  readonly attempt: number;
+  /**
+   * Headers a `start` subscriber adds, sent with this attempt only: a
+   * propagator's `traceparent` and `tracestate`, say. Starts empty (it never
+   * shows the headers lunas sends, which carry the key). A name lunas or the
+   * caller already sends (`authorization`, `idempotency-key`, a header of the
+   * client's or the call's `headers` option), and a name or value that is not
+   * a valid HTTP header, is left out.
+   */
+  readonly headers: Record<string, string>;
+  /** The context of the operation this attempt belongs to, when `lunas:operation` has subscribers. */
+  readonly operationContext: OperationContext | undefined;
+  /** The HTTP status; undefined until the attempt ends, and when no response came (a timeout, a connection failure). */
+  readonly status: number | undefined;
+  /** The response's `x-request-id`, when the service sent one. */
+  readonly requestId: string | undefined;
+  /** Whether another attempt follows this one; undefined until it ends, then false on the call's last. */
+  readonly willRetry: boolean | undefined;
+  /** Why the attempt failed (a `LunasError`), set when it fails; undefined when it succeeded. */
+  readonly error?: LunasError | undefined;
+}
+
+/** @internal A context as lunas fills it in; subscribers see its fields read-only. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A channel of the runtime's `diagnostics_channel`: whether anyone listens. */
+interface RuntimeChannel {
+  readonly hasSubscribers: boolean;
+}
+
+/** The part of the runtime's `TracingChannel` lunas publishes through. */
+interface RuntimeTracingChannel<Context extends object> {
+  /** Node.js 20.13 and later; computed from the five channels where a runtime lacks it. */
+  readonly hasSubscribers?: boolean;
+  readonly start: RuntimeChannel;
+  readonly end: RuntimeChannel;
+  readonly asyncStart: RuntimeChannel;
+  readonly asyncEnd: RuntimeChannel;
+  readonly error: RuntimeChannel;
+  tracePromise(fn: () => Promise<void>, context: Context): Promise<void>;
+}
+
+/**
+ * @internal One of lunas's tracing channels, as the runtime has it: its
+ * subscribers checked at each call, and a promise traced through its
+ * documented `tracePromise` (so a subscriber's `bindStore` applies too).
+ */
+export class TracePublisher<Context extends object> {
+  readonly #channel: RuntimeTracingChannel<Context>;
+
+  constructor(channel: RuntimeTracingChannel<Context>) {
+    this.#channel = channel;
+  }
+
+  /** Whether anyone subscribes to any of the channel's five events; read at each call. */
+  get observed(): boolean {
+    const channel = this.#channel;
+    return (
+      channel.hasSubscribers ??
+      (channel.start.hasSubscribers ||
+        channel.end.hasSubscribers ||
+        channel.asyncStart.hasSubscribers ||
+        channel.asyncEnd.hasSubscribers ||
+        channel.error.hasSubscribers)
+    );
+  }
+
+  /** Publishes `start`, runs `work`, then `end`, and when it settles `error` (on a rejection), `asyncStart` and `asyncEnd`. */
+  trace(work: () => Promise<void>, context: Context): Promise<void> {
+    return this.#channel.tracePromise(work, context);
+  }
+}
+
+/** What `diagnostics_channel` offers lunas. */
+interface DiagnosticsChannel {
+  tracingChannel?: (name: string) => unknown;
+}
+
+/**
+ * The runtime's `diagnostics_channel`, through `process.getBuiltinModule`
+ * (Node.js 20.16 and 22.3 on, Bun, Deno, Workers with `nodejs_compat`), or
+ * undefined: a runtime without it, or one that refuses to say.
+ */
+function diagnosticsChannel(): DiagnosticsChannel | undefined {
+  try {
+    const scope = globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } };
+    const found = scope.process?.getBuiltinModule?.('node:diagnostics_channel');
+    return typeof found === 'object' && found !== null ? (found as DiagnosticsChannel) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** lunas's two channels where the runtime has tracing channels, else undefined: nothing is published. */
+function loadChannels():
+  { operation: TracePublisher<OperationContext>; attempt: TracePublisher<AttemptContext> } | undefined {
+  const module = diagnosticsChannel();
+  try {
+    if (typeof module?.tracingChannel !== 'function') return undefined;
+    const operation = module.tracingChannel(OPERATION_CHANNEL) as RuntimeTracingChannel<OperationContext>;
+    const attempt = module.tracingChannel(ATTEMPT_CHANNEL) as RuntimeTracingChannel<AttemptContext>;
+    if (typeof operation?.tracePromise !== 'function' || typeof attempt?.tracePromise !== 'function') return undefined;
+    return { operation: new TracePublisher(operation), attempt: new TracePublisher(attempt) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * @internal The process's two channels, looked up once when lunas loads (the
+ * runtime keeps one channel per name, so every copy of lunas in a process
+ * publishes on the same ones); undefined where the runtime has none.
+ */
+export const tracingChannels = loadChannels();
