@@ -64,21 +64,24 @@ function kept<T>(result: { body: T; info: ResponseInfo }): T {
  * is; and its route, the template the tracing channels name it by.
  */
 export class ResourcePath {
-  readonly #template: TemplateStringsArray | undefined;
+  readonly #route: TemplateStringsArray | Secret;
 
+  /** `route`: the tag's template, or for a raw call's path the key's matcher to mask it with. */
   constructor(
     readonly relative: string,
-    template?: TemplateStringsArray,
+    route: TemplateStringsArray | Secret,
   ) {
-    this.#template = template;
+    this.#route = route;
   }
 
   /**
    * `/v1/payments/charges/{id}`: the tag's text with `{id}` for each id, built
-   * only when a tracing channel has a subscriber; a raw call's path as given.
+   * only when a tracing channel has a subscriber; a raw call's path as given,
+   * with the key masked should the caller have put it there.
    */
   get route(): string {
-    return this.#template === undefined ? `/${this.relative}` : this.#template.join('{id}');
+    const route = this.#route;
+    return Array.isArray(route) ? route.join('{id}') : redact(`/${this.relative}`, route as Secret);
   }
 }
 
@@ -348,7 +351,7 @@ export class API {
       checkSchema<T>(checked.schema),
     ]);
     const operation = method === 'GET' ? 'get' : 'post';
-    return this.#send(operation, method, new ResourcePath(relative), query, body, schema, checked);
+    return this.#send(operation, method, new ResourcePath(relative, secret), query, body, schema, checked);
   }
 
   /**
