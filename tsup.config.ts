@@ -3,6 +3,9 @@ import { defineConfig } from 'tsup';
 const libraryEntry = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
+  // lunas-sdk/otel: @opentelemetry/api, its optional peer dependency, stays an import (tsup
+  // leaves peer dependencies external), so `import 'lunas-sdk'` never loads it.
+  'otel/index': 'src/otel/index.ts',
 };
 // The Node.js transport: a file of its own, which core/ky.ts imports on Node.js only (from the
 // ESM and the CommonJS build alike), by a specifier no bundler follows.
@@ -29,7 +32,10 @@ export default defineConfig([
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
     // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
-    entry: { index: libraryEntry.index },
+    // lunas-sdk/otel's CommonJS build is made here too (it never imports ky): in a config of its
+    // own, its declarations were written before the first config's declaration build cleaned
+    // every .d.cts, and were lost.
+    entry: { index: libraryEntry.index, 'otel/index': libraryEntry['otel/index'] },
     format: ['cjs'],
     dts: true,
     sourcemap: true,

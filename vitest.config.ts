@@ -9,6 +9,7 @@ export default defineConfig({
     // name resolves to the source so no build is needed first.
     alias: [
       { find: /^lunas-sdk\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^lunas-sdk\/otel$/, replacement: source('./src/otel/index.ts') },
       { find: /^lunas-sdk$/, replacement: source('./src/index.ts') },
     ],
   },

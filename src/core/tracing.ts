@@ -190,6 +190,36 @@ interface DiagnosticsChannel {
   tracingChannel?: (name: string) => unknown;
 }
 
+/** @internal A handler of each of a tracing channel's five events. */
+export interface ChannelSubscribers<Context extends object> {
+  start(context: Context): void;
+  end(context: Context): void;
+  asyncStart(context: Context): void;
+  asyncEnd(context: Context): void;
+  error(context: Context): void;
+}
+
+/** @internal The part of the runtime's `TracingChannel` a subscriber uses. */
+export interface SubscribableChannel<Context extends object> {
+  subscribe(subscribers: ChannelSubscribers<Context>): void;
+  unsubscribe(subscribers: ChannelSubscribers<Context>): void;
+}
+
+/**
+ * @internal The runtime's tracing channel `name`, to subscribe to
+ * (`lunas-sdk/otel`), or undefined where the runtime has no tracing channels.
+ */
+export function subscribableChannel<Context extends object>(name: string): SubscribableChannel<Context> | undefined {
+  try {
+    const channel = diagnosticsChannel()?.tracingChannel?.(name) as Partial<SubscribableChannel<Context>> | undefined;
+    return typeof channel?.subscribe === 'function' && typeof channel.unsubscribe === 'function'
+      ? (channel as SubscribableChannel<Context>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The runtime's `diagnostics_channel`, through `process.getBuiltinModule`
  * (Node.js 20.16 and 22.3 on, Bun, Deno, Workers with `nodejs_compat`), or
