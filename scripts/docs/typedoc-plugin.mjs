@@ -127,7 +127,8 @@ function sourceLinksToReference(project, logger) {
       const path = project.files.resolvePath(part.target);
       const inSource = path && sourceLink.exec(path);
       if (!inSource) continue;
-      const module = inSource[1].startsWith('testing/') ? 'lunas-sdk/testing' : 'lunas-sdk';
+      const entry = /^(testing|otel)\//.exec(inSource[1]);
+      const module = entry ? `lunas-sdk/${entry[1]}` : 'lunas-sdk';
       const symbol = project.getChildByName([module, ...part.targetAnchor.split('.')]);
       if (!symbol) {
         logger.error(

@@ -48,7 +48,7 @@ import { VERSION } from '../version.js';
 
 /**
  * Options of {@link instrumentLunas}. Any other name is refused.
- * @category Tracing
+ * @category OpenTelemetry
  */
 export interface InstrumentLunasOptions {
   /**
@@ -111,7 +111,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
  * // ...
  * stop();
  * ```
- * @category Tracing
+ * @category OpenTelemetry
  */
 export function instrumentLunas(options?: InstrumentLunasOptions): () => void {
   const { tracerProvider, meterProvider } = readInstrumentOptions(options);
