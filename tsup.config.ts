@@ -19,7 +19,9 @@ export default defineConfig([
     // The CLI is a bin, not an import: it gets no declaration file.
     dts: { entry: libraryEntry },
     sourcemap: true,
-    clean: true,
+    // No `clean`: tsup's declaration build would remove every .d.ts and .d.cts under dist/ when it
+    // starts, whenever that is, taking another config's declarations written before it with them.
+    // `npm run build` empties dist/ first instead.
     target: 'node20',
     splitting: true,
     treeshake: true,
@@ -32,9 +34,7 @@ export default defineConfig([
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
     // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
-    // lunas-sdk/otel's CommonJS build is made here too (it never imports ky): in a config of its
-    // own, its declarations were written before the first config's declaration build cleaned
-    // every .d.cts, and were lost.
+    // lunas-sdk/otel's CommonJS build is made here too: it never imports ky.
     entry: { index: libraryEntry.index, 'otel/index': libraryEntry['otel/index'] },
     format: ['cjs'],
     dts: true,

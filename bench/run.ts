@@ -13,7 +13,7 @@ import { ms, pairRow, printTable, ratio, type Row, writeResults } from './report
 import { concurrentRetrieve, sequentialRetrieve } from './retrieve.js';
 import { startServer, type BenchServer, type ServedComparison } from './server.js';
 import type { Comparison } from './stats.js';
-import { concurrentTracing, sequentialTracing } from './tracing.js';
+import { concurrentTracing, ownCost, sequentialTracing } from './tracing.js';
 import { lookahead, lookaheadFloor, walkList } from './walk.js';
 
 const rows: Row[] = [];
@@ -136,6 +136,22 @@ await withServer({ total: 10_000 }, async (server) => {
     rows.push(tracingRow('3t. 1,000 retrieves, 100 concurrent, tracing channels: side / bare fetch', concurrent));
   }
 });
+
+if (wanted('tracingcpu')) {
+  const r = (results.tracingOwnCost = await ownCost());
+  const { lunas, again, subscribed, otel, before } = r.microseconds as Record<string, number>;
+  const us = (n: number | undefined) => (n === undefined ? 'n/a' : `${n.toFixed(1)} µs`);
+  const over = (n: number | undefined) => (n === undefined ? 'n/a' : ratio(n / lunas!));
+  rows.push({
+    figure: `1u. charges.retrieve through a fetch answering from memory, ${r.calls.toLocaleString('en-US')} calls: CPU per call`,
+    value:
+      `lunas ${us(lunas)}, a second client ${us(again)} (${over(again)}), subscribed ${us(subscribed)} ` +
+      `(${over(subscribed)}), instrumentLunas ${us(otel)} (${over(otel)})` +
+      (before === undefined ? '' : `, before the channels ${us(before)} (lunas / before ${ratio(lunas! / before)})`),
+    budget: '—',
+    met: null,
+  });
+}
 
 if (wanted('lookahead')) {
   await withServer({ total: 5_000, latencyMs: 5 }, async (server) => {

@@ -28,7 +28,8 @@ import {
 import type * as Lunas from 'lunas-sdk';
 import type * as LunasOtel from 'lunas-sdk/otel';
 import { bareGet, chargeUrl, sdkClient } from './clients.js';
-import { API_KEY, chargeId } from './fixtures.js';
+import { API_KEY, chargeId, retrieveBody } from './fixtures.js';
+import { median, seededRandom, shuffled } from './stats.js';
 import { compareOn, type BenchServer, type ServedComparison } from './server.js';
 
 // As rows 1 and 3 (retrieve.ts): single rounds range from 0.7 to 1.5 times their median.
@@ -94,11 +95,11 @@ function withOpenTelemetry(run: () => Promise<void>): () => Promise<void> {
 }
 
 /** lunas as built before the channels, when LUNAS_BENCH_BEFORE names its dist/. */
-async function beforeClient(baseURL: string): Promise<Lunas.Client | undefined> {
+async function beforeClient(baseURL: string, options: Lunas.ClientOptions = {}): Promise<Lunas.Client | undefined> {
   const before = process.env.LUNAS_BENCH_BEFORE;
   if (before === undefined || before === '') return undefined;
   const { Client } = (await import(new URL(`file://${before.replace(/\/?$/, '/')}index.js`).href)) as typeof Lunas;
-  return new Client({ apiKey: API_KEY, baseURL });
+  return new Client({ apiKey: API_KEY, baseURL, ...options });
 }
 
 async function tracingSides(server: BenchServer, shape: (retrieve: Retrieve) => () => Promise<void>) {
@@ -144,6 +145,63 @@ export async function concurrentTracing(server: BenchServer, calls = 1_000, batc
   const { subject, baseline, references } = await tracingSides(server, inBatches);
   try {
     return await compareOn(server, ROUNDS, subject, baseline, references);
+  } finally {
+    propagation.disable();
+  }
+}
+
+/** What {@link ownCost} reports: each side's CPU time per call, medians over the rounds, in µs. */
+export interface OwnCost {
+  calls: number;
+  rounds: number;
+  microseconds: Record<string, number>;
+}
+
+/**
+ * Measurement 1u: lunas's own CPU per `charges.retrieve`, through a `fetch`
+ * that answers from memory, so no socket, server or other process is in the
+ * figure; measured as the process's CPU time (`process.cpuUsage`), which a busy
+ * machine's other processes do not add to as they add to wall time. The sides
+ * as in 1t, each round in a shuffled order.
+ */
+export async function ownCost(calls = 5_000, rounds = ROUNDS): Promise<OwnCost> {
+  const baseURL = 'https://bench.lunas.invalid';
+  const text = retrieveBody(chargeId(1));
+  const headers = { 'content-type': 'application/json', 'x-request-id': 'req_bench' };
+  const fetch = () => Promise.resolve(new Response(text, { status: 200, headers }));
+  const options: Lunas.ClientOptions = { fetch };
+  const make = () => sdkClient(baseURL, options);
+  const [client, again, subscribed, traced] = [make(), make(), make(), make()];
+  const before = await beforeClient(baseURL, options);
+  const id = chargeId(1);
+  const loop = (retrieve: Retrieve) => async () => {
+    for (let i = 0; i < calls; i++) await retrieve(id);
+  };
+  const sides: Record<string, () => Promise<void>> = {
+    lunas: loop((i) => client.charges.retrieve(i)),
+    again: loop((i) => again.charges.retrieve(i)),
+    subscribed: withSubscriber(loop((i) => subscribed.charges.retrieve(i))),
+    otel: withOpenTelemetry(loop((i) => traced.charges.retrieve(i))),
+  };
+  if (before) sides.before = loop((i) => before.charges.retrieve(i));
+  try {
+    const entries = Object.entries(sides);
+    for (const [, run] of entries) await run();
+    const times = new Map<string, number[]>(entries.map(([name]) => [name, []]));
+    const random = seededRandom(rounds * 104_729 + entries.length);
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, run] of shuffled(entries, random)) {
+        const start = process.cpuUsage();
+        await run();
+        const { user, system } = process.cpuUsage(start);
+        times.get(name)!.push((user + system) / calls);
+      }
+    }
+    return {
+      calls,
+      rounds,
+      microseconds: Object.fromEntries([...times].map(([name, perCall]) => [name, median(perCall)])),
+    };
   } finally {
     propagation.disable();
   }

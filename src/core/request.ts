@@ -11,6 +11,11 @@
  * - raw calls (`client.get`/`post`): the caller's path, query, body and
  *   schema are checked here, before sending.
  *
+ * Every call it sends, each page of a list included, is published on the
+ * `lunas:operation` tracing channel (tracing.ts) when that has subscribers:
+ * what the caller's input made of it (the operation's name and route) is
+ * known here; a call refused before sending publishes nothing.
+ *
  * The API key is masked where text leaves: in a refusal of the caller's
  * input, and in what a list's inspection prints. A call that succeeds never
  * masks anything here.
@@ -23,7 +28,13 @@ import { checkRequestOptions, NO_REQUEST_OPTIONS, type RequestOptions } from './
 import { NewestFirstPagePromise, PagePromise } from './page.js';
 import { type Schema, validate } from './schemas.js';
 import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
-import { type OperationContext, type Mutable, type TracePublisher, tracingChannels } from './tracing.js';
+import {
+  hasSubscribers,
+  type Mutable,
+  type OperationContext,
+  type TracePublisher,
+  tracingChannels,
+} from './tracing.js';
 import type { CallResult, CallSpec, ListCallSpec, Transport } from './transport.js';
 import type { ResponseInfo, StandardSchema } from './types.js';
 
@@ -382,7 +393,7 @@ export class API {
   #call<T>(spec: CallSpec<T>, options: RequestOptions): Promise<CallResult<T>>;
   #call(spec: CallSpec<unknown>, options: RequestOptions): Promise<CallResult<unknown>> {
     const channel = tracingChannels?.operation;
-    if (channel === undefined || !channel.observed) return this.#transport.request(spec, options, undefined);
+    if (channel === undefined || !hasSubscribers(channel)) return this.#transport.request(spec, options, undefined);
     return this.#traced(channel, spec, options);
   }
 
@@ -416,7 +427,7 @@ export class API {
         ? options
         : ({ __proto__: null, ...options, idempotencyKey } as RequestOptions);
     let result: CallResult<unknown> | undefined;
-    await channel.trace(async () => {
+    await channel.tracePromise(async () => {
       try {
         result = await transport.request(spec, sent, context);
         ({ status: context.status, requestId: context.requestId } = result.info);

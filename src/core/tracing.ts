@@ -137,14 +137,15 @@ export interface AttemptContext {
 /** @internal A context as lunas fills it in; subscribers see its fields read-only. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** A channel of the runtime's `diagnostics_channel`: whether anyone listens. */
+/** A channel of the runtime's `diagnostics_channel`: whether anyone listens, and publishing to them. */
 interface RuntimeChannel {
   readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
 }
 
 /** The part of the runtime's `TracingChannel` lunas publishes through. */
 interface RuntimeTracingChannel<Context extends object> {
-  /** Node.js 20.13 and later; computed from the five channels where a runtime lacks it. */
+  /** Node.js 20.13 and later, Deno; computed from the five channels where a runtime lacks it (Bun). */
   readonly hasSubscribers?: boolean;
   readonly start: RuntimeChannel;
   readonly end: RuntimeChannel;
@@ -155,34 +156,53 @@ interface RuntimeTracingChannel<Context extends object> {
 }
 
 /**
- * @internal One of lunas's tracing channels, as the runtime has it: its
- * subscribers checked at each call, and a promise traced through its
- * documented `tracePromise` (so a subscriber's `bindStore` applies too).
+ * @internal One of lunas's tracing channels, as the runtime has it. A promise
+ * is traced through its documented `tracePromise`, so a subscriber's
+ * `bindStore` applies to the whole call.
  */
-export class TracePublisher<Context extends object> {
-  readonly #channel: RuntimeTracingChannel<Context>;
+export type TracePublisher<Context extends object> = RuntimeTracingChannel<Context>;
 
-  constructor(channel: RuntimeTracingChannel<Context>) {
-    this.#channel = channel;
-  }
+/** @internal Whether anyone subscribes to any of `channel`'s five events; read at each call. */
+export function hasSubscribers(channel: TracePublisher<object>): boolean {
+  return (
+    channel.hasSubscribers ??
+    // Bun's TracingChannel has no `hasSubscribers`.
+    (channel.start.hasSubscribers ||
+      channel.end.hasSubscribers ||
+      channel.asyncStart.hasSubscribers ||
+      channel.asyncEnd.hasSubscribers ||
+      channel.error.hasSubscribers)
+  );
+}
 
-  /** Whether anyone subscribes to any of the channel's five events; read at each call. */
-  get observed(): boolean {
-    const channel = this.#channel;
-    return (
-      channel.hasSubscribers ??
-      (channel.start.hasSubscribers ||
-        channel.end.hasSubscribers ||
-        channel.asyncStart.hasSubscribers ||
-        channel.asyncEnd.hasSubscribers ||
-        channel.error.hasSubscribers)
-    );
-  }
+/**
+ * @internal Publishes the start of an attempt, `start` then `end`, as
+ * `tracePromise` would for a function that returned its promise at once. The
+ * transport publishes an attempt event by event, in its retry loop, rather
+ * than through `tracePromise`: the attempt is a step of the loop, not a
+ * function of its own. A store bound to `lunas:operation`'s `start` covers it.
+ */
+export function publishStart<Context extends object>(channel: TracePublisher<Context>, context: Context): void {
+  channel.start.publish(context);
+  channel.end.publish(context);
+}
 
-  /** Publishes `start`, runs `work`, then `end`, and when it settles `error` (on a rejection), `asyncStart` and `asyncEnd`. */
-  trace(work: () => Promise<void>, context: Context): Promise<void> {
-    return this.#channel.tracePromise(work, context);
+/**
+ * @internal Publishes the end of an attempt, as `tracePromise` does when the
+ * promise settles: on a failure `error` (with `context.error` set) first, then
+ * `asyncStart` and `asyncEnd`.
+ */
+export function publishEnd<Context extends { error?: unknown }>(
+  channel: TracePublisher<Context>,
+  context: Mutable<Context>,
+  error: unknown,
+): void {
+  if (error !== undefined) {
+    context.error = error as Context['error'];
+    channel.error.publish(context);
   }
+  channel.asyncStart.publish(context);
+  channel.asyncEnd.publish(context);
 }
 
 /** What `diagnostics_channel` offers lunas. */
@@ -223,28 +243,25 @@ export function subscribableChannel<Context extends object>(name: string): Subsc
 /**
  * The runtime's `diagnostics_channel`, through `process.getBuiltinModule`
  * (Node.js 20.16 and 22.3 on, Bun, Deno, Workers with `nodejs_compat`), or
- * undefined: a runtime without it, or one that refuses to say.
+ * undefined. Its callers catch what a runtime that refuses to say throws.
  */
 function diagnosticsChannel(): DiagnosticsChannel | undefined {
-  try {
-    const scope = globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } };
-    const found = scope.process?.getBuiltinModule?.('node:diagnostics_channel');
-    return typeof found === 'object' && found !== null ? (found as DiagnosticsChannel) : undefined;
-  } catch {
-    return undefined;
-  }
+  // A runtime without it has no `process`, or no `getBuiltinModule` (Node.js 20 before 20.16).
+  return (
+    globalThis as { process?: { getBuiltinModule?: (name: string) => DiagnosticsChannel | undefined } }
+  ).process?.getBuiltinModule?.('node:diagnostics_channel');
 }
 
 /** lunas's two channels where the runtime has tracing channels, else undefined: nothing is published. */
 function loadChannels():
   { operation: TracePublisher<OperationContext>; attempt: TracePublisher<AttemptContext> } | undefined {
-  const module = diagnosticsChannel();
   try {
-    if (typeof module?.tracingChannel !== 'function') return undefined;
-    const operation = module.tracingChannel(OPERATION_CHANNEL) as RuntimeTracingChannel<OperationContext>;
-    const attempt = module.tracingChannel(ATTEMPT_CHANNEL) as RuntimeTracingChannel<AttemptContext>;
-    if (typeof operation?.tracePromise !== 'function' || typeof attempt?.tracePromise !== 'function') return undefined;
-    return { operation: new TracePublisher(operation), attempt: new TracePublisher(attempt) };
+    const module = diagnosticsChannel();
+    const operation = module?.tracingChannel?.(OPERATION_CHANNEL) as TracePublisher<OperationContext> | undefined;
+    const attempt = module?.tracingChannel?.(ATTEMPT_CHANNEL) as TracePublisher<AttemptContext> | undefined;
+    return typeof operation?.tracePromise === 'function' && typeof attempt?.start?.publish === 'function'
+      ? { operation, attempt }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -1,9 +1,10 @@
 /**
  * The transport: one call is one logical operation, one Idempotency-Key and up
  * to `maxRetries + 1` attempts, all ended by the caller's signal, with a
- * request and a response event per attempt. This module holds the retry loop
- * and the headers every attempt sends; each attempt is attempt.ts's, and what
- * is retried and when is retry-policy.ts's.
+ * request and a response event per attempt. This module holds the retry loop,
+ * the headers every attempt sends, and each attempt's publication on the
+ * `lunas:attempt` tracing channel (tracing.ts) when it has subscribers; each
+ * attempt is attempt.ts's, and what is retried and when is retry-policy.ts's.
  *
  * The retry loop is lunas's, not ky's, because the contract's policy (409
  * retried, any 5xx, `retry-after-ms`, waits over 60 s replaced by backoff, a
@@ -11,7 +12,7 @@
  *
  * The success path builds nothing it does not need: the masked label of a
  * call is built only for a message or a log line, and whether anyone listens
- * or logs at debug level is a field read.
+ * or logs at debug level is a field read, as whether a channel has subscribers is.
  */
 import { Call, maskedURL, sendAttempt, withinAttempt } from './attempt.js';
 import { describeThrown } from './describe-value.js';
@@ -26,9 +27,11 @@ import { redact, type Secret } from './secrets.js';
 import { SendSlots } from './send-slots.js';
 import {
   type AttemptContext,
-  type OperationContext,
+  hasSubscribers,
   type Mutable,
-  type TracePublisher,
+  type OperationContext,
+  publishEnd,
+  publishStart,
   tracingChannels,
 } from './tracing.js';
 
@@ -72,23 +75,6 @@ export interface ListCallSpec<T> extends CallSpec<T[]> {
 export interface CallResult<T> {
   body: T;
   info: ResponseInfo;
-}
-
-/** What every attempt of one call shares, and what the last one to fail left for the retry loop. */
-interface CallRun {
-  readonly spec: CallSpec<unknown> & { page?: number };
-  readonly call: Call;
-  readonly maxRetries: number;
-  /** Whether anyone listens to the client's events, read once per call. */
-  readonly observed: boolean;
-  /** The URL for events and debug lines; empty when neither is wanted. */
-  readonly url: string;
-  /** The call's context on `lunas:operation`, when it is published. */
-  readonly operation: OperationContext | undefined;
-  /** Set by each failed attempt: whether another follows, what the response said, and whether it was sent. */
-  willRetry: boolean;
-  failedHeaders: Headers | undefined;
-  sent: number;
 }
 
 /** Runs a client's calls: the retry loop, its events and log lines. */
@@ -158,7 +144,7 @@ export class Transport {
       signal: options.signal,
       idempotencyKey,
     });
-    const { signal } = call;
+    const { signal, timeout } = call;
     // Aborted before anything is sent: no attempt, so no events either, and
     // no key on the error, since no request carried one.
     if (signal?.aborted) throw new APIUserAbortError(`${call.label} was aborted by the caller before it was sent`);
@@ -166,145 +152,105 @@ export class Transport {
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
     const url = observed || log.debugEnabled ? call.url : '';
-    const run: CallRun = {
-      spec,
-      call,
-      maxRetries,
-      observed,
-      url,
-      operation,
-      willRetry: false,
-      failedHeaders: undefined,
-      sent: 0,
-    };
+    const channel = tracingChannels?.attempt;
 
     for (let attempt = 1; ; attempt++) {
-      const channel = tracingChannels?.attempt;
       let failure: LunasError;
+      let failedHeaders: Headers | undefined;
+      let status: number | undefined;
+      let requestId: string | undefined;
+      let sent = attempt;
+      const started = performance.now();
+      // Published only to a channel somebody listens to: the context is built for them alone.
+      const traced =
+        channel !== undefined && hasSubscribers(channel) ? attemptContext(spec, call, attempt, operation) : undefined;
       try {
-        return channel === undefined || !channel.observed
-          ? await this.#attempt(run, attempt, undefined)
-          : await this.#traced(channel, run, attempt);
+        if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
+        if (traced) publishStart(channel!, traced);
+        // Aborted in the wait before this retry: the attempt ends unsent, with
+        // its pair of events, so the call's last event says `willRetry: false`.
+        if (attempt > 1 && signal?.aborted) {
+          sent--;
+          throw new APIUserAbortError(`${call.label} was aborted by the caller while waiting to retry`, {
+            idempotencyKey,
+          });
+        }
+        if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
+        const raw = await sendAttempt(call, traced ? withAddedHeaders(call.init, traced.headers) : call.init);
+        status = raw.status;
+        requestId = raw.headers.get('x-request-id') ?? undefined;
+        if (status >= 200 && status < 300) {
+          // An asynchronous schema shares the attempt's deadline, so a call's
+          // documented bound holds whatever the schema does.
+          const data = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
+            withinAttempt(answer, call, started + timeout - performance.now(), late),
+          );
+          if (observed) {
+            const durationMs = performance.now() - started;
+            const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
+            events.emit('response', { ...event, error: undefined, willRetry: false }, log);
+          }
+          if (traced) publishEnd(channel!, ended(traced, status, requestId, false), undefined);
+          return { body: data, info: { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey } };
+        }
+        failure = decodeFailure(raw);
+        failedHeaders = raw.headers;
       } catch (error) {
-        // #attempt ends every failure in a LunasError, and sets run's fields first.
-        failure = error as LunasError;
+        // Whatever escaped (a plug-in's odd value, a bug of lunas), the call
+        // still rejects with a LunasError and the attempt still ends with its event.
+        failure =
+          error instanceof LunasError
+            ? error
+            : new LunasError(`${call.label} failed: ${redact(describeThrown(error), config.secret)}`, {
+                idempotencyKey,
+              });
+        // A response that arrived but was refused before it was decoded (a body
+        // too large or broken off, a redirect a custom fetch followed): its
+        // event shows its status, and a retry honours its Retry-After.
+        if (failure instanceof ResponseBodyError || (failure instanceof APIError && status === undefined)) {
+          ({ status, requestId, headers: failedHeaders } = failure);
+        }
       }
-      if (!run.willRetry) throw withAttempts(failure, run.sent);
-      const wait = retryDelay(attempt, run.failedHeaders);
+      const willRetry = attempt <= maxRetries && isRetryable(failure);
+      if (observed) {
+        const durationMs = performance.now() - started;
+        const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
+        events.emit('response', { ...event, error: failure, willRetry }, log);
+      }
+      if (traced) publishEnd(channel!, ended(traced, status, requestId, willRetry), failure);
+      if (!willRetry) throw withAttempts(failure, sent);
+      const wait = retryDelay(attempt, failedHeaders);
       log.write('info', `${call.label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
       await waitToRetry(wait, signal);
     }
   }
+}
 
-  /**
-   * One attempt, with its pair of events: resolves to the call's result, or
-   * rejects with the {@link LunasError} that ended it, having set `run`'s
-   * `willRetry`, `failedHeaders` and `sent` for the retry loop. `traced` is
-   * its context on `lunas:attempt`, when published: its `headers` go with
-   * the attempt, and what the attempt ended with is set on it.
-   */
-  async #attempt(
-    run: CallRun,
-    attempt: number,
-    traced: Mutable<AttemptContext> | undefined,
-  ): Promise<CallResult<unknown>> {
-    const { log, events, secret } = this.#config;
-    const { spec, call, observed, url } = run;
-    const { method } = spec;
-    const { idempotencyKey, signal } = call;
-    let failure: LunasError;
-    let failedHeaders: Headers | undefined;
-    let status: number | undefined;
-    let requestId: string | undefined;
-    let sent = attempt;
-    const started = performance.now();
-    try {
-      if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
-      // Aborted in the wait before this retry: the attempt ends unsent, with
-      // its pair of events, so the call's last event says `willRetry: false`.
-      if (attempt > 1 && signal?.aborted) {
-        sent--;
-        throw new APIUserAbortError(`${call.label} was aborted by the caller while waiting to retry`, {
-          idempotencyKey,
-        });
-      }
-      if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${run.maxRetries + 1}`);
-      const raw = await sendAttempt(
-        call,
-        traced === undefined ? call.init : withAddedHeaders(call.init, traced.headers),
-      );
-      status = raw.status;
-      requestId = raw.headers.get('x-request-id') ?? undefined;
-      if (status >= 200 && status < 300) {
-        // An asynchronous schema shares the attempt's deadline, so a call's
-        // documented bound holds whatever the schema does.
-        const data = await decodeSuccess(raw, spec.schema, spec.page, (answer, late) =>
-          withinAttempt(answer, call, started + call.timeout - performance.now(), late),
-        );
-        if (observed) {
-          const durationMs = performance.now() - started;
-          const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
-          events.emit('response', { ...event, error: undefined, willRetry: false }, log);
-        }
-        if (traced !== undefined) ended(traced, status, requestId, false);
-        return { body: data, info: { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey } };
-      }
-      failure = decodeFailure(raw);
-      failedHeaders = raw.headers;
-    } catch (error) {
-      // Whatever escaped (a plug-in's odd value, a bug of lunas), the call
-      // still rejects with a LunasError and the attempt still ends with its event.
-      failure =
-        error instanceof LunasError
-          ? error
-          : new LunasError(`${call.label} failed: ${redact(describeThrown(error), secret)}`, { idempotencyKey });
-      // A response that arrived but was refused before it was decoded (a body
-      // too large or broken off, a redirect a custom fetch followed): its
-      // event shows its status, and a retry honours its Retry-After.
-      if (failure instanceof ResponseBodyError || (failure instanceof APIError && status === undefined)) {
-        ({ status, requestId, headers: failedHeaders } = failure);
-      }
-    }
-    const willRetry = attempt <= run.maxRetries && isRetryable(failure);
-    if (observed) {
-      const durationMs = performance.now() - started;
-      const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
-      events.emit('response', { ...event, error: failure, willRetry }, log);
-    }
-    if (traced !== undefined) ended(traced, status, requestId, willRetry);
-    run.willRetry = willRetry;
-    run.failedHeaders = failedHeaders;
-    run.sent = sent;
-    throw failure;
-  }
-
-  /**
-   * An attempt published on `lunas:attempt`: its context is built (and the
-   * call's URL read) only here, for a channel somebody listens to; what the
-   * attempt resolves to stays out of it.
-   */
-  async #traced(channel: TracePublisher<AttemptContext>, run: CallRun, attempt: number): Promise<CallResult<unknown>> {
-    const { spec, call, operation } = run;
-    const context: Mutable<AttemptContext> = {
-      operation: spec.operation,
-      method: spec.method,
-      route: operation?.route ?? spec.path.route,
-      url: operation?.url ?? call.url,
-      idempotencyKey: call.idempotencyKey,
-      attempt,
-      headers: {},
-      operationContext: operation,
-      status: undefined,
-      requestId: undefined,
-      willRetry: undefined,
-      error: undefined,
-    };
-    let result: CallResult<unknown> | undefined;
-    await channel.trace(async () => {
-      result = await this.#attempt(run, attempt, context);
-    }, context);
-    return result!;
-  }
+/**
+ * An attempt's context on `lunas:attempt`, before it is sent: its call's
+ * operation, route and URL (its operation's, when that is published), and an
+ * empty record for the headers a subscriber adds.
+ */
+function attemptContext(
+  spec: CallSpec<unknown>,
+  call: Call,
+  attempt: number,
+  operation: OperationContext | undefined,
+): Mutable<AttemptContext> {
+  return {
+    operation: spec.operation,
+    method: spec.method,
+    route: operation?.route ?? spec.path.route,
+    url: operation?.url ?? call.url,
+    idempotencyKey: call.idempotencyKey,
+    attempt,
+    headers: {},
+    operationContext: operation,
+    status: undefined,
+    requestId: undefined,
+    willRetry: undefined,
+    error: undefined,
+  };
 }
 
 /** What an attempt ended with, set on its context before the channel publishes its end. */
@@ -313,10 +259,11 @@ function ended(
   status: number | undefined,
   requestId: string | undefined,
   willRetry: boolean,
-): void {
+): Mutable<AttemptContext> {
   context.status = status;
   context.requestId = requestId;
   context.willRetry = willRetry;
+  return context;
 }
 
 /** A call's target: its path, with its query. */

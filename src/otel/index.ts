@@ -100,7 +100,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
  * `instrumentLunas` records on its own, so instrument once per process.
  *
  * @returns A function that stops recording; calling it again does nothing.
- * @throws {@link LunasError} when `options` are not an object, name an unknown
+ * @throws {@link lunas-sdk!LunasError} when `options` are not an object, name an unknown
  *   option, or a provider is not one; or where the runtime has no tracing channels.
  *
  * @example
