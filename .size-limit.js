@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '33176 B',
+    limit: '34054 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

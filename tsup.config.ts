@@ -3,9 +3,6 @@ import { defineConfig } from 'tsup';
 const libraryEntry = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
-  // lunas-sdk/otel: @opentelemetry/api, its optional peer dependency, stays an import (tsup
-  // leaves peer dependencies external), so `import 'lunas-sdk'` never loads it.
-  'otel/index': 'src/otel/index.ts',
 };
 // The Node.js transport: a file of its own, which core/ky.ts imports on Node.js only (from the
 // ESM and the CommonJS build alike), by a specifier no bundler follows.
@@ -34,13 +31,24 @@ export default defineConfig([
   {
     // ky ships ESM only. Bundling it into the CommonJS build lets `require('lunas-sdk')`
     // work on every Node 20 release, not only on 20.19+ where require(esm) exists.
-    // lunas-sdk/otel's CommonJS build is made here too: it never imports ky.
-    entry: { index: libraryEntry.index, 'otel/index': libraryEntry['otel/index'] },
+    entry: { index: libraryEntry.index },
     format: ['cjs'],
     dts: true,
     sourcemap: true,
     target: 'node20',
     noExternal: ['ky', 'uqr'],
+    treeshake: true,
+  },
+  {
+    // lunas-sdk/otel, ESM and CommonJS, each file whole: sharing chunks with the SDK's ESM build
+    // would cut those chunks differently and add to what `import { Client }` bundles. Its few
+    // core modules (the channels' names, the option checks) are copied in; @opentelemetry/api,
+    // an optional peer dependency, stays an import, so `import 'lunas-sdk'` never loads it.
+    entry: { 'otel/index': 'src/otel/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
     treeshake: true,
   },
   {
