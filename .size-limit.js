@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '33206 B',
+    limit: '34097 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

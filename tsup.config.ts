@@ -54,6 +54,18 @@ export default defineConfig([
     treeshake: true,
   },
   {
+    // lunas-sdk/otel, ESM and CommonJS, each file whole: sharing chunks with the SDK's ESM build
+    // would cut those chunks differently and add to what `import { Client }` bundles. Its few
+    // core modules (the channels' names, the option checks) are copied in; @opentelemetry/api,
+    // an optional peer dependency, stays an import, so `import 'lunas-sdk'` never loads it.
+    entry: { 'otel/index': 'src/otel/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    treeshake: true,
+  },
+  {
     // Split, so the node:http server is a chunk that startSandbox requires when called:
     // unsplit, esbuild hoists require('http') to the top, and createSandbox could not
     // load where there is no node:http.

@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^lunas-sdk\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^lunas-sdk\/mcp$/, replacement: source('./src/mcp/index.ts') },
+      { find: /^lunas-sdk\/otel$/, replacement: source('./src/otel/index.ts') },
       { find: /^lunas-sdk$/, replacement: source('./src/index.ts') },
     ],
   },

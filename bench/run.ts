@@ -14,6 +14,7 @@ import { concurrentRetrieve, sequentialRetrieve } from './retrieve.js';
 import { sandboxPage } from './sandbox-page.js';
 import { startServer, type BenchServer, type ServedComparison } from './server.js';
 import type { Comparison } from './stats.js';
+import { concurrentTracing, ownCost, sequentialTracing } from './tracing.js';
 import { lookahead, lookaheadFloor, walkList } from './walk.js';
 
 const rows: Row[] = [];
@@ -67,6 +68,32 @@ function retrieveRow(row: Row, comparison: Comparison, speedup: number): Row {
   return { ...row, value, budget: `openai-node ≥ ${speedup} × lunas, ≤ ky over the same transport + 0.10`, met };
 }
 
+/**
+ * The tracing channels' cost (rows 1t and 3t): each side's ratio to bare fetch,
+ * then what matters, as ratios between lunas sides of the same rounds: a second
+ * client of the same build (the noise), a subscriber that does nothing, and
+ * instrumentLunas(), each over lunas with no subscriber; and lunas with no
+ * subscriber over the build before the channels, when one was timed.
+ */
+function tracingRow(figure: string, r: ServedComparison): Row {
+  const { again, subscribed, otel, before } = r.references;
+  const over = (side: { ratio: number } | undefined, base: number) => (side ? ratio(side.ratio / base) : 'n/a');
+  const sides = [
+    `lunas ${ratio(r.ratio)}`,
+    `a second client ${over(again, 1)}`,
+    `subscribed ${over(subscribed, 1)}`,
+    `instrumentLunas ${over(otel, 1)}`,
+    ...(before ? [`before the channels ${ratio(before.ratio)}`] : []),
+  ].join(', ');
+  const between = [
+    `second client / lunas ${over(again, r.ratio)}`,
+    `subscribed / lunas ${over(subscribed, r.ratio)}`,
+    `instrumentLunas / lunas ${over(otel, r.ratio)}`,
+    ...(before ? [`lunas / before ${ratio(r.ratio / before.ratio)}`] : []),
+  ].join('; ');
+  return { figure, value: `${sides} (of bare fetch); ${between}`, budget: '—', met: null };
+}
+
 /** lunas's time per call at 500 in flight over its time per call at 100 (rows 3b and 3 of the same run). */
 function scalingRow(at100: ServedComparison, at500: ServedComparison): Row {
   const perCall = (r: ServedComparison) => (r.subjectMs * 1000) / r.requests.subject;
@@ -103,7 +130,29 @@ await withServer({ total: 10_000 }, async (server) => {
     const at100 = results.retrieveConcurrent as ServedComparison | undefined;
     if (at100) rows.push(scalingRow(at100, r));
   }
+  if (wanted('tracing')) {
+    const sequential = (results.tracingSequential = await sequentialTracing(server));
+    rows.push(tracingRow('1t. charges.retrieve, 2,000 sequential, tracing channels: side / bare fetch', sequential));
+    const concurrent = (results.tracingConcurrent = await concurrentTracing(server));
+    rows.push(tracingRow('3t. 1,000 retrieves, 100 concurrent, tracing channels: side / bare fetch', concurrent));
+  }
 });
+
+if (wanted('tracingcpu')) {
+  const r = (results.tracingOwnCost = await ownCost());
+  const { lunas, again, subscribed, otel, before } = r.microseconds as Record<string, number>;
+  const us = (n: number | undefined) => (n === undefined ? 'n/a' : `${n.toFixed(1)} µs`);
+  const over = (n: number | undefined) => (n === undefined ? 'n/a' : ratio(n / lunas!));
+  rows.push({
+    figure: `1u. charges.retrieve through a fetch answering from memory, ${r.calls.toLocaleString('en-US')} calls: CPU per call`,
+    value:
+      `lunas ${us(lunas)}, a second client ${us(again)} (${over(again)}), subscribed ${us(subscribed)} ` +
+      `(${over(subscribed)}), instrumentLunas ${us(otel)} (${over(otel)})` +
+      (before === undefined ? '' : `, before the channels ${us(before)} (lunas / before ${ratio(lunas! / before)})`),
+    budget: '—',
+    met: null,
+  });
+}
 
 if (wanted('lookahead')) {
   await withServer({ total: 5_000, latencyMs: 5 }, async (server) => {

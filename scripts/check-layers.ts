@@ -2,9 +2,9 @@
 // module importing only from its own floor or a lower one. Every import
 // counts, `import type` and `export … from` included (a circle of types alone
 // still ties the modules' order together), and so do `import('./x.js')` and
-// `typeof import('./x.js')`. Two folders have boundaries: src/testing (the
-// sandbox) imports no SDK module, and src/shared imports nothing at all
-// (BOUNDARIES). The imports are read with the TypeScript parser,
+// `typeof import('./x.js')`. Three folders have boundaries: src/testing (the
+// sandbox) imports no SDK module, src/shared imports nothing at all, and
+// src/otel only the tracing channels and what checks its options (BOUNDARIES). The imports are read with the TypeScript parser,
 // nothing is compiled. Run: npx tsx scripts/check-layers.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
@@ -20,6 +20,9 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   // What every other module may throw or hand over (the error classes, the public shapes of a call),
   // and facts that need nothing: the body cap, what the runtime is, one listener per caller signal.
   ['errors', 'types', 'body-limit', 'runtime', 'signal-fan-in'],
+  // The tracing channels (lunas:operation, lunas:attempt), where the runtime has them, and the contexts
+  // published on them: the request primitive and the transport publish, lunas-sdk/otel subscribes.
+  ['tracing'],
   // Words for messages: a value described, an unknown name's closest known names.
   ['describe-value', 'closest-names'],
   // The key masked in every form, before any text that may hold it is logged or thrown.
@@ -282,7 +285,8 @@ export interface Boundary {
  * src/'s boundaries: the sandbox never imports the SDK (it is the service the
  * SDK is tested against, so sharing a rule would hide a bug on both sides), and
  * what both need (money read without floating point, "did you mean") lives in
- * src/shared/, which imports nothing at all.
+ * src/shared/, which imports nothing at all; lunas-sdk/otel subscribes to the
+ * tracing channels and never reaches the request path.
  */
 export const BOUNDARIES: readonly Boundary[] = [
   {
@@ -296,6 +300,20 @@ export const BOUNDARIES: readonly Boundary[] = [
     mayImport: ['testing/', 'shared/', 'version.ts'],
     packages: true,
     reason: 'the sandbox never imports the SDK: what both need goes in src/shared',
+  },
+  {
+    folder: 'otel',
+    mayImport: [
+      'otel/',
+      'core/tracing.ts',
+      'core/errors.ts',
+      'core/options.ts',
+      'core/describe-value.ts',
+      'version.ts',
+    ],
+    packages: true,
+    reason:
+      'lunas-sdk/otel subscribes to the tracing channels: it reads their contexts and checks its options, and never calls',
   },
 ];
 
@@ -334,6 +352,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
   for (const { from, to, why } of ALLOWED_FOR_NOW) console.log(`allowed for now: ${from} imports ${to} (${why})`);
   console.log(
     `src/: no import circle, src/core imports from no higher floor (${CORE_FLOORS.length} floors), ` +
-      'src/testing imports no SDK module, and src/shared imports nothing',
+      'src/testing imports no SDK module, src/shared imports nothing, and src/otel only the tracing channels and its checks',
   );
 }

@@ -6,11 +6,11 @@
 // one says which names it takes from the shared prelude
 // (docs/samples/context.d.ts) in a comment right before its fence:
 // <!-- sample-context: client, charge -->. Other packages the samples import are
-// declared in docs/samples/modules.d.ts, except vitest and msw, linked from this
-// repository's devDependencies. ```js blocks are checked too (checkJs).
+// declared in docs/samples/modules.d.ts, except vitest, msw, @opentelemetry/api and
+// @opentelemetry/sdk-metrics, linked from this repository's devDependencies. ```js blocks are checked too (checkJs).
 // An error is reported at its guide line. Needs a build. Run: npx tsx scripts/check-samples.ts
-import { copyFileSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { guideLine, sampleBlocks, sampleModule, type FenceProblem, type SampleBlock } from './samples/blocks.js';
@@ -20,8 +20,9 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PRELUDE = 'docs/samples/context.d.ts';
 const MODULES = 'docs/samples/modules.d.ts';
 /** Packages a sample imports that this repository has installed, so their real types are used. */
-// @modelcontextprotocol: the MCP packages (a scope: server, client, core), which docs/mcp.md's samples import.
-const LINKED = ['vitest', 'msw', '@modelcontextprotocol'];
+// @modelcontextprotocol: the MCP packages (a scope: server, client, core), which docs/mcp.md's samples import;
+// @opentelemetry: the API and the metrics SDK, which docs/tracing.md's samples import.
+const LINKED = ['vitest', 'msw', '@modelcontextprotocol', '@opentelemetry/api', '@opentelemetry/sdk-metrics'];
 const started = performance.now();
 
 const guides = [
@@ -49,7 +50,11 @@ let errors: string[];
 try {
   copyFileSync(join(root, PRELUDE), join(consumer.sources, 'context.d.ts'));
   copyFileSync(join(root, MODULES), join(consumer.sources, 'modules.d.ts'));
-  for (const name of LINKED) symlinkSync(join(root, 'node_modules', name), join(consumer.modules, name), 'dir');
+  for (const name of LINKED) {
+    // A scoped package's folder (`@opentelemetry/`) first.
+    mkdirSync(dirname(join(consumer.modules, name)), { recursive: true });
+    symlinkSync(join(root, 'node_modules', name), join(consumer.modules, name), 'dir');
+  }
   const files = new Map<string, SampleBlock>();
   for (const block of blocks) {
     const name = `${block.guide.replaceAll('/', '_')}_L${block.fenceLine}.${block.kind === 'ts' ? 'ts' : 'mjs'}`;

@@ -184,10 +184,12 @@ async function checkTransport(expected) {
   assert(seen.length === 3 && seen.every((sent) => sent === expected), `sent through ${seen.join(', ')}, expected ${expected} each time`);
 }
 
-// The same sandbox in process (createSandbox's fetch, no port), with this build's exports.
+// The same sandbox in process (createSandbox's fetch, no port), with this build's exports;
+// Node.js (20.16 on), Bun and Deno all offer diagnostics_channel, so every call is published.
 async function inProcess() {
   const { inProcessScenario } = await import('./in-process.mjs');
-  await inProcessScenario({ Client, createSandbox });
+  const { tracing } = await inProcessScenario({ Client, createSandbox });
+  assert(tracing === 'published', `lunas:operation ${tracing} on this runtime`);
 }
 
 function assert(condition, message) {

@@ -44,6 +44,7 @@ export type { RequestOptions } from './core/options.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
 export { type GetOptions, getResponseInfo, type PostOptions, type QueryParams } from './core/request.js';
 export type { ResponseInfo, StandardIssue, StandardResult, StandardSchema } from './core/types.js';
+export { ATTEMPT_CHANNEL, type AttemptContext, OPERATION_CHANNEL, type OperationContext } from './core/tracing.js';
 export {
   type Charge,
   type ChargeCreateParams,

@@ -112,7 +112,7 @@ function withoutPlatformStatics(project) {
 }
 
 /** The folders of src/ that are entry points of their own, each with the module typedoc names it. */
-const ENTRY_POINT_FOLDERS = { testing: 'lunas-sdk/testing', mcp: 'lunas-sdk/mcp' };
+const ENTRY_POINT_FOLDERS = { testing: 'lunas-sdk/testing', mcp: 'lunas-sdk/mcp', otel: 'lunas-sdk/otel' };
 
 /**
  * A guide links to the declaration it covers as `[label](../src/x.ts#Name.member)`:

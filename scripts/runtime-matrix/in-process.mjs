@@ -4,6 +4,9 @@
 // charge read back paid. The caller passes the Client and
 // createSandbox of the build under test (ESM or CommonJS, bundled for a Worker
 // or a page) and the client options its runtime needs. Throws on a mismatch.
+// Where the runtime offers node:diagnostics_channel through
+// process.getBuiltinModule, every call must be published on lunas:operation,
+// one per request the sandbox saw; `tracing` says which it was.
 /* global Response */
 
 /** Resolves to what the sandbox saw; rejects with the first mismatch. */
@@ -15,6 +18,10 @@ export async function inProcessScenario({ Client, createSandbox }, clientOptions
       return new Response(null, { status: 204 });
     },
   });
+  const channels = diagnosticsChannel();
+  const operations = [];
+  const onStart = (context) => operations.push(`${context.operation} ${context.route}`);
+  channels?.tracingChannel('lunas:operation').start.subscribe(onStart);
   try {
     const client = new Client({
       fetch: sandbox.fetch,
@@ -39,9 +46,25 @@ export async function inProcessScenario({ Client, createSandbox }, clientOptions
     check(walked === 61, `walked ${walked} in-process charges, expected 61`);
     const paid = (await client.charges.retrieve(charge.id)).status;
     check(paid === 'success', `in-process charge ${paid}, not paid`);
-    return { walked, paid, requests: sandbox.requests.length };
+    const requests = sandbox.requests.length;
+    if (channels) {
+      check(operations.length === requests, `${operations.length} operations published for ${requests} requests`);
+      check(operations[0] === 'charges.create /v1/payments/charges', `first operation ${operations[0]}`);
+      check(operations.at(-1) === 'charges.retrieve /v1/payments/charges/{id}', `last operation ${operations.at(-1)}`);
+    }
+    return { walked, paid, requests, tracing: channels ? 'published' : 'unavailable' };
   } finally {
+    channels?.tracingChannel('lunas:operation').start.unsubscribe(onStart);
     await sandbox.close();
+  }
+}
+
+/** The runtime's diagnostics_channel, as lunas looks it up, or undefined. */
+function diagnosticsChannel() {
+  try {
+    return globalThis.process?.getBuiltinModule?.('node:diagnostics_channel');
+  } catch {
+    return undefined;
   }
 }
 

@@ -48,8 +48,8 @@ const steps = {
   },
 
   async inProcess() {
-    const { requests } = await inProcessScenario({ Client, createSandbox });
-    return { requests };
+    const { requests, tracing } = await inProcessScenario({ Client, createSandbox });
+    return { requests, tracing };
   },
 };
 

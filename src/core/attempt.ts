@@ -41,6 +41,7 @@ export class Call {
   readonly slots: SendSlots;
   readonly #baseURL: string;
   #label: string | undefined;
+  #url: string | undefined;
 
   constructor(
     config: { apiKey: string; secret: Secret; baseURL: string },
@@ -69,15 +70,20 @@ export class Call {
     return (this.#label ??= redact(`${this.init.method} ${this.#baseURL}/${this.target}`, this.secret));
   }
 
-  /** The URL as sent (fetch percent-encodes a raw path), masked: for events and debug lines. */
+  /** The URL as sent (fetch percent-encodes a raw path), masked: for events, debug lines and tracing. */
   get url(): string {
-    return redact(new URL(`${this.#baseURL}/${this.target}`).href, this.secret);
+    return (this.#url ??= maskedURL(this.#baseURL, this.target, this.secret));
   }
 
   /** The error of a call the caller aborted while an attempt was under way. */
   callerAbort(): APIUserAbortError {
     return new APIUserAbortError(`${this.label} was aborted by the caller`, { idempotencyKey: this.idempotencyKey });
   }
+}
+
+/** The full URL of `target` (a path with its query, relative to `baseURL`) as sent, with the key masked. */
+export function maskedURL(baseURL: string, target: string, secret: Secret): string {
+  return redact(new URL(`${baseURL}/${target}`).href, secret);
 }
 
 /**
@@ -158,28 +164,29 @@ class Deadline {
 }
 
 /**
- * Sends one attempt and reads its body under one deadline ({@link Deadline}),
+ * Sends one attempt (`init`: the call's, or with headers a tracing
+ * subscriber added) and reads its body under one deadline ({@link Deadline}),
  * ended by one timer or by the caller's signal, which the transport honours
  * while waiting for the headers and while the body streams. Rejects with the
  * {@link LunasError} for a timeout, the caller's abort, a connection failure,
  * a redirect a custom fetch followed, or a body too large or unreadable, and
  * leaves nothing running whichever way it ends.
  */
-export async function sendAttempt(call: Call): Promise<RawResponse> {
+export async function sendAttempt(call: Call, init: SendInit): Promise<RawResponse> {
   const { signal, slots } = call;
   if (signal?.aborted) throw call.callerAbort();
   // The wait for a turn comes before the deadline: it is not the service's time.
   const turn = slots.take(signal, () => call.callerAbort());
   if (turn !== undefined) await turn;
   try {
-    return await sendInTurn(call);
+    return await sendInTurn(call, init);
   } finally {
     slots.release();
   }
 }
 
 /** The attempt once it has its turn on the wire. */
-async function sendInTurn(call: Call): Promise<RawResponse> {
+async function sendInTurn(call: Call, init: SendInit): Promise<RawResponse> {
   const { signal, timeout } = call;
   const deadline = new Deadline();
   let timedOut = false;
@@ -193,7 +200,7 @@ async function sendInTurn(call: Call): Promise<RawResponse> {
   try {
     // Bounded whatever the transport does with the signal: a merchant's
     // dispatcher may hold a queued request past its abort.
-    const response = await deadline.bound(call.http.send(call.target, call.init, deadline.signal));
+    const response = await deadline.bound(call.http.send(call.target, init, deadline.signal));
     arrived = { status: response.status, headers: maskedHeaders(response, call) };
     const text = maskedText(await readBody(response, deadline), call);
     // A cancelled read ends like a finished one: only the flag tells them apart.

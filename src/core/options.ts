@@ -117,6 +117,23 @@ const reservedHeaders = new Set(['authorization', 'idempotency-key', 'content-le
 /** Connection-level headers fetch refuses to send: accepted, they would fail every attempt as a connection error. */
 const connectionHeaders = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect']);
 
+/**
+ * Whether a header a `lunas:attempt` subscriber added (trace context) can be
+ * sent: what the `headers` option accepts, by the same rules, so an added
+ * header can neither fail the attempt nor replace what the SDK sets.
+ */
+export function isAddableHeader(name: string, value: unknown): value is string {
+  const lower = name.toLowerCase();
+  return (
+    typeof value === 'string' &&
+    HEADER_NAME.test(name) &&
+    HEADER_VALUE.test(value) &&
+    name !== '__proto__' &&
+    !reservedHeaders.has(lower) &&
+    !connectionHeaders.has(lower)
+  );
+}
+
 /** Adds the problems of a headers record to `problems`, keyed `<prefix>.<name>`. */
 function addHeaderProblems(problems: FieldErrors, headers: unknown, prefix: string): void {
   if (typeof headers !== 'object' || headers === null) {

@@ -11,18 +11,31 @@
  * - raw calls (`client.get`/`post`): the caller's path, query, body and
  *   schema are checked here, before sending.
  *
+ * Every call it sends, each page of a list included, is published on the
+ * `lunas:operation` tracing channel (tracing.ts) when that has subscribers:
+ * what the caller's input made of it (the operation's name and route) is
+ * known here; a call refused before sending publishes nothing.
+ *
  * The API key is masked where text leaves: in a refusal of the caller's
  * input, and in what a list's inspection prints. A call that succeeds never
  * masks anything here.
  */
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
+import type { PageEnvelope } from './envelope.js';
 import type { ListOrder, ListParams, ListSpec } from './list-spec.js';
 import { checkRequestOptions, NO_REQUEST_OPTIONS, type RequestOptions } from './options.js';
 import { NewestFirstPagePromise, PagePromise } from './page.js';
 import { type Schema, validate } from './schemas.js';
 import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
-import type { Transport } from './transport.js';
+import {
+  hasSubscribers,
+  type Mutable,
+  type OperationContext,
+  type TracePublisher,
+  tracingChannels,
+} from './tracing.js';
+import type { CallResult, CallSpec, ListCallSpec, Transport } from './transport.js';
 import type { ResponseInfo, StandardSchema } from './types.js';
 
 /** The exchange behind each value a method returned, kept beside it so results stay plain data. */
@@ -57,22 +70,42 @@ function kept<T>(result: { body: T; info: ResponseInfo }): T {
 }
 
 /**
- * A resource's path, built by {@link path}: relative to the base URL, its ids
- * checked and encoded, so it is sent as it is.
+ * A call's path, built by {@link path} (or from a raw call's checked path):
+ * relative to the base URL, its ids checked and encoded, so it is sent as it
+ * is; and its route, the template the tracing channels name it by.
  */
 export class ResourcePath {
-  constructor(readonly relative: string) {}
+  readonly #route: TemplateStringsArray | Secret;
+
+  /** `route`: the tag's template, or for a raw call's path the key's matcher to mask it with. */
+  constructor(
+    readonly relative: string,
+    route: TemplateStringsArray | Secret,
+  ) {
+    this.#route = route;
+  }
+
+  /**
+   * `/v1/payments/charges/{id}`: the tag's text with `{id}` for each id, built
+   * only when a tracing channel has a subscriber; a raw call's path as given,
+   * with the key masked should the caller have put it there.
+   */
+  get route(): string {
+    const route = this.#route;
+    return Array.isArray(route) ? route.join('{id}') : redact(`/${this.relative}`, route as Secret);
+  }
 }
 
 /**
  * A tag for resource paths: `` path`/v1/payments/charges/${id}` `` encodes
- * every interpolated value as one segment (refusing empty, `.` and `..`).
+ * every interpolated value as one segment (refusing empty, `.` and `..`), and
+ * keeps the template as the call's route (`/v1/payments/charges/{id}`).
  * It throws `RequestValidationError`, so call it inside an async method.
  */
 export function path(strings: TemplateStringsArray, ...ids: unknown[]): ResourcePath {
   let result = strings[0]!.slice(1);
   ids.forEach((id, index) => (result += pathSegment('id', id) + strings[index + 1]!));
-  return new ResourcePath(result);
+  return new ResourcePath(result, strings);
 }
 
 /**
@@ -182,8 +215,16 @@ export interface PostOptions<T = unknown> extends RequestOptions {
  */
 type NoRequestOptions = { readonly [Name in keyof RequestOptions]?: never };
 
+/**
+ * The SDK method a call is, `namespace.method` as merchants write it
+ * (`'transfers.create'`): the operation the tracing channels publish.
+ */
+type OperationName = `${string}.${string}`;
+
 /** What a resource's GET sends besides its path: the schema of the envelope's `data`. */
 interface GetRequest<T> extends NoRequestOptions {
+  /** The method, as merchants call it: `'charges.retrieve'`. */
+  readonly operation: OperationName;
   /** Checks the envelope's `data`. */
   readonly schema: StandardSchema<T>;
 }
@@ -200,6 +241,8 @@ interface PostRequest<T> extends GetRequest<T> {
  * (a walk relies on nothing more).
  */
 interface ListRequest<T> extends NoRequestOptions {
+  /** The method, as merchants call it: `'charges.list'`. */
+  readonly operation: OperationName;
   /** Checks a page's `data`. */
   readonly items: StandardSchema<T[]>;
   /** `newest-first` when the service documents it, else `unspecified`. */
@@ -227,7 +270,8 @@ export class API {
    * promise per call, not one per layer).
    */
   get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
-    return this.#send('GET', path.relative, undefined, undefined, request.schema, this.checkOptions(options));
+    const checked = this.checkOptions(options);
+    return this.#send(request.operation, 'GET', path, undefined, undefined, request.schema, checked);
   }
 
   /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves and throws as {@link API.get} does. */
@@ -240,7 +284,7 @@ export class API {
       // The resource's schema let only JSON data through; a `toJSON` that answered once, then threw, is refused as a raw body is.
       body = this.#refusing(() => serializeRaw(request.body, this.#transport.secret)!);
     }
-    return this.#send('POST', path.relative, undefined, body, request.schema, checked);
+    return this.#send(request.operation, 'POST', path, undefined, body, request.schema, checked);
   }
 
   /**
@@ -256,16 +300,15 @@ export class API {
   list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T>;
   list<T>(path: ResourcePath, request: ListRequest<T>, options?: RequestOptions | null): PagePromise<T> {
     const transport = this.#transport;
-    const relative = path.relative;
-    const { items, order } = request;
+    const { items, order, operation } = request;
     const list: ListSpec<T> = {
       order,
-      label: `GET /${relative}`,
+      label: `GET /${path.relative}`,
       params: request.params,
       options: () => this.checkOptions(options),
       send: (query, checked) =>
-        transport.request(
-          { method: 'GET', path: relative, query, body: undefined, schema: items, page: query.page },
+        this.#call(
+          { operation, method: 'GET', path, query, body: undefined, schema: items, page: query.page },
           checked,
         ),
       keep: remember,
@@ -318,7 +361,8 @@ export class API {
       method === 'POST' ? serializeRaw(checked.body, secret) : undefined,
       checkSchema<T>(checked.schema),
     ]);
-    return this.#send(method, relative, query, body, schema, checked);
+    const operation = method === 'GET' ? 'get' : 'post';
+    return this.#send(operation, method, new ResourcePath(relative, secret), query, body, schema, checked);
   }
 
   /**
@@ -328,15 +372,74 @@ export class API {
    * never read as what to send.
    */
   #send<T>(
+    operation: string,
     method: 'GET' | 'POST',
-    path: string,
+    path: ResourcePath,
     query: QueryParams | undefined,
     body: string | undefined,
     schema: StandardSchema<T> | undefined,
     options: RequestOptions,
   ): Promise<T> {
-    const spec = { method, path, query, body, schema, page: undefined };
-    return this.#transport.request<T>(spec, options).then(kept);
+    const spec = { operation, method, path, query, body, schema, page: undefined };
+    return this.#call<T>(spec, options).then(kept);
+  }
+
+  /**
+   * Every call the SDK makes, a list's page fetches included: sent by the
+   * transport, and published on `lunas:operation` when it has subscribers
+   * (the one check a call makes when it has none).
+   */
+  #call<T>(spec: ListCallSpec<T>, options: RequestOptions): Promise<CallResult<PageEnvelope<T>>>;
+  #call<T>(spec: CallSpec<T>, options: RequestOptions): Promise<CallResult<T>>;
+  #call(spec: CallSpec<unknown>, options: RequestOptions): Promise<CallResult<unknown>> {
+    const channel = tracingChannels?.operation;
+    if (channel === undefined || !hasSubscribers(channel)) return this.#transport.request(spec, options, undefined);
+    return this.#traced(channel, spec, options);
+  }
+
+  /**
+   * A call published on `lunas:operation`. Its Idempotency-Key is settled
+   * here, so the context shows the key every attempt sends; what the call
+   * resolves to stays out of the context (subscribers see status and request
+   * id, not the data).
+   */
+  async #traced(
+    channel: TracePublisher<OperationContext>,
+    spec: CallSpec<unknown>,
+    options: RequestOptions,
+  ): Promise<CallResult<unknown>> {
+    const transport = this.#transport;
+    const { method, operation } = spec;
+    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+    const context: Mutable<OperationContext> = {
+      operation,
+      method,
+      route: spec.path.route,
+      url: transport.urlOf(spec),
+      idempotencyKey,
+      status: undefined,
+      requestId: undefined,
+      error: undefined,
+    };
+    // Null prototype, as every options object lunas builds: only the names given are read.
+    const sent =
+      idempotencyKey === options.idempotencyKey
+        ? options
+        : ({ __proto__: null, ...options, idempotencyKey } as RequestOptions);
+    let result: CallResult<unknown> | undefined;
+    await channel.tracePromise(async () => {
+      try {
+        result = await transport.request(spec, sent, context);
+        ({ status: context.status, requestId: context.requestId } = result.info);
+      } catch (error) {
+        // What the failure says of the last response, when one came.
+        const { status, requestId } = error as { status?: unknown; requestId?: unknown };
+        context.status = typeof status === 'number' ? status : undefined;
+        context.requestId = typeof requestId === 'string' ? requestId : undefined;
+        throw error;
+      }
+    }, context);
+    return result!;
   }
 }
 

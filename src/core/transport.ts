@@ -1,9 +1,10 @@
 /**
  * The transport: one call is one logical operation, one Idempotency-Key and up
  * to `maxRetries + 1` attempts, all ended by the caller's signal, with a
- * request and a response event per attempt. This module holds the retry loop
- * and the headers every attempt sends; each attempt is attempt.ts's, and what
- * is retried and when is retry-policy.ts's.
+ * request and a response event per attempt. This module holds the retry loop,
+ * the headers every attempt sends, and each attempt's publication on the
+ * `lunas:attempt` tracing channel (tracing.ts) when it has subscribers; each
+ * attempt is attempt.ts's, and what is retried and when is retry-policy.ts's.
  *
  * The retry loop is lunas's, not ky's, because the contract's policy (409
  * retried, any 5xx, `retry-after-ms`, waits over 60 s replaced by backoff, a
@@ -11,19 +12,28 @@
  *
  * The success path builds nothing it does not need: the masked label of a
  * call is built only for a message or a log line, and whether anyone listens
- * or logs at debug level is a field read.
+ * or logs at debug level is a field read, as whether a channel has subscribers is.
  */
-import { Call, sendAttempt, withinAttempt } from './attempt.js';
+import { Call, maskedURL, sendAttempt, withinAttempt } from './attempt.js';
 import { describeThrown } from './describe-value.js';
 import { decodeFailure, decodeSuccess, type PageEnvelope } from './envelope.js';
 import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
 import type { Events } from './events.js';
-import { type Ky, loadKy } from './ky.js';
-import type { ClientSettings, RequestOptions } from './options.js';
+import { type Ky, loadKy, type SendInit } from './ky.js';
+import { type ClientSettings, isAddableHeader, type RequestOptions } from './options.js';
 import type { ResponseInfo, StandardSchema } from './types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
 import { redact, type Secret } from './secrets.js';
 import { SendSlots } from './send-slots.js';
+import {
+  type AttemptContext,
+  hasSubscribers,
+  type Mutable,
+  type OperationContext,
+  publishEnd,
+  publishStart,
+  tracingChannels,
+} from './tracing.js';
 
 /** What the transport needs: the client's settings, already checked, and what the client adds. */
 export interface TransportConfig extends ClientSettings {
@@ -32,11 +42,13 @@ export interface TransportConfig extends ClientSettings {
   events: Events;
 }
 
-/** One endpoint call. */
-interface RequestSpec<T> {
+/** One endpoint call, as the request primitive (request.ts) hands it over. */
+export interface CallSpec<T> {
+  /** The SDK method (`'transfers.create'`), or `'get'`/`'post'` for a raw call: for the tracing channels. */
+  operation: string;
   method: 'GET' | 'POST';
-  /** Relative to the base URL, without a leading slash; ids already encoded. */
-  path: string;
+  /** Where it goes: relative to the base URL, ids already encoded; and its route, for the tracing channels. */
+  path: CallPath;
   query?: Record<string, number | string | boolean | undefined> | undefined;
   /** The JSON text of a POST's body. */
   body?: string | undefined;
@@ -44,15 +56,23 @@ interface RequestSpec<T> {
   schema?: StandardSchema<T> | undefined;
 }
 
+/** A call's path: what is sent, and the route it is published under. */
+interface CallPath {
+  /** Relative to the base URL, without a leading slash. */
+  readonly relative: string;
+  /** The path template (`/v1/payments/charges/{id}`), built when read. */
+  readonly route: string;
+}
+
 /** A list call: the result is the page envelope, and `schema` checks its `data`. */
-interface ListRequestSpec<T> extends RequestSpec<T[]> {
+export interface ListCallSpec<T> extends CallSpec<T[]> {
   method: 'GET';
   /** The page requested: an answer for another page is refused. */
   page: number;
 }
 
 /** The parsed envelope and the exchange that produced it. */
-interface Result<T> {
+export interface CallResult<T> {
   body: T;
   info: ResponseInfo;
 }
@@ -83,10 +103,31 @@ export class Transport {
     this.#config.log.write('warn', message);
   }
 
-  /** `options` come checked, by name and value, from `checkRequestOptions` (the API does it once per call). */
-  request<T>(spec: ListRequestSpec<T>, options: RequestOptions): Promise<Result<PageEnvelope<T>>>;
-  request<T>(spec: RequestSpec<T>, options: RequestOptions): Promise<Result<T>>;
-  async request(spec: RequestSpec<unknown> & { page?: number }, options: RequestOptions): Promise<Result<unknown>> {
+  /** The full URL a call is sent to, query included, masked: for its tracing context. */
+  urlOf(spec: CallSpec<unknown>): string {
+    return maskedURL(this.#config.baseURL, target(spec), this.#config.secret);
+  }
+
+  /**
+   * `options` come checked, by name and value, from `checkRequestOptions` (the
+   * API does it once per call); `operation` is the call's context on
+   * `lunas:operation` when it is published, which its attempts point to.
+   */
+  request<T>(
+    spec: ListCallSpec<T>,
+    options: RequestOptions,
+    operation: OperationContext | undefined,
+  ): Promise<CallResult<PageEnvelope<T>>>;
+  request<T>(
+    spec: CallSpec<T>,
+    options: RequestOptions,
+    operation: OperationContext | undefined,
+  ): Promise<CallResult<T>>;
+  async request(
+    spec: CallSpec<unknown> & { page?: number },
+    options: RequestOptions,
+    operation: OperationContext | undefined,
+  ): Promise<CallResult<unknown>> {
     const config = this.#config;
     const { log, events } = config;
     const { method, body } = spec;
@@ -97,7 +138,7 @@ export class Transport {
     // first attempt's timer starts: loading code is not waiting on the network.
     const http = (this.#http ??= await loadKy(config.baseURL, config.fetch, log));
     const call = new Call(config, http, this.#slots, {
-      target: spec.query ? withQuery(spec.path, spec.query) : spec.path,
+      target: target(spec),
       init: { method, headers: callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body), body },
       timeout: options.timeout ?? config.timeout,
       signal: options.signal,
@@ -111,6 +152,7 @@ export class Transport {
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
     const url = observed || log.debugEnabled ? call.url : '';
+    const channel = tracingChannels?.attempt;
 
     for (let attempt = 1; ; attempt++) {
       let failure: LunasError;
@@ -119,8 +161,12 @@ export class Transport {
       let requestId: string | undefined;
       let sent = attempt;
       const started = performance.now();
+      // Published only to a channel somebody listens to: the context is built for them alone.
+      const traced =
+        channel !== undefined && hasSubscribers(channel) ? attemptContext(spec, call, attempt, operation) : undefined;
       try {
         if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
+        if (traced) publishStart(channel!, traced);
         // Aborted in the wait before this retry: the attempt ends unsent, with
         // its pair of events, so the call's last event says `willRetry: false`.
         if (attempt > 1 && signal?.aborted) {
@@ -130,7 +176,7 @@ export class Transport {
           });
         }
         if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
-        const raw = await sendAttempt(call);
+        const raw = await sendAttempt(call, traced ? withAddedHeaders(call.init, traced.headers) : call.init);
         status = raw.status;
         requestId = raw.headers.get('x-request-id') ?? undefined;
         if (status >= 200 && status < 300) {
@@ -144,6 +190,7 @@ export class Transport {
             const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
             events.emit('response', { ...event, error: undefined, willRetry: false }, log);
           }
+          if (traced) publishEnd(channel!, ended(traced, status, requestId, false), undefined);
           return { body: data, info: { status, headers: raw.headers, requestId, attempts: attempt, idempotencyKey } };
         }
         failure = decodeFailure(raw);
@@ -170,12 +217,81 @@ export class Transport {
         const event = { method, url, attempt, idempotencyKey, status, requestId, durationMs };
         events.emit('response', { ...event, error: failure, willRetry }, log);
       }
+      if (traced) publishEnd(channel!, ended(traced, status, requestId, willRetry), failure);
       if (!willRetry) throw withAttempts(failure, sent);
       const wait = retryDelay(attempt, failedHeaders);
       log.write('info', `${call.label} retrying in ${Math.round(wait)} ms after: ${failure.message}`);
       await waitToRetry(wait, signal);
     }
   }
+}
+
+/**
+ * An attempt's context on `lunas:attempt`, before it is sent: its call's
+ * operation, route and URL (its operation's, when that is published), and an
+ * empty record for the headers a subscriber adds.
+ */
+function attemptContext(
+  spec: CallSpec<unknown>,
+  call: Call,
+  attempt: number,
+  operation: OperationContext | undefined,
+): Mutable<AttemptContext> {
+  return {
+    operation: spec.operation,
+    method: spec.method,
+    route: operation?.route ?? spec.path.route,
+    url: operation?.url ?? call.url,
+    idempotencyKey: call.idempotencyKey,
+    attempt,
+    headers: {},
+    operationContext: operation,
+    status: undefined,
+    requestId: undefined,
+    willRetry: undefined,
+    error: undefined,
+  };
+}
+
+/** What an attempt ended with, set on its context before the channel publishes its end. */
+function ended(
+  context: Mutable<AttemptContext>,
+  status: number | undefined,
+  requestId: string | undefined,
+  willRetry: boolean,
+): Mutable<AttemptContext> {
+  context.status = status;
+  context.requestId = requestId;
+  context.willRetry = willRetry;
+  return context;
+}
+
+/** A call's target: its path, with its query. */
+function target(spec: CallSpec<unknown>): string {
+  const { relative } = spec.path;
+  return spec.query ? withQuery(relative, spec.query) : relative;
+}
+
+/**
+ * The attempt's request with the headers a `lunas:attempt` subscriber added
+ * (trace context), each sent only when it is a valid header the call does not
+ * send already: lunas's own, the client's and the call's headers win. A
+ * subscriber's object that throws (a Proxy, a getter) adds what it gave before.
+ */
+function withAddedHeaders(init: SendInit, added: unknown): SendInit {
+  let headers: Record<string, string> | undefined;
+  try {
+    if (typeof added === 'object' && added !== null) {
+      for (const [name, value] of Object.entries(added)) {
+        const lower = name.toLowerCase();
+        if (Object.hasOwn(init.headers, lower) || !isAddableHeader(name, value)) continue;
+        (headers ??= { ...init.headers })[lower] = value;
+      }
+    }
+  } catch {
+    // What the subscriber's object gave before it threw is kept; the call goes on.
+  }
+  return headers === undefined ? init : { ...init, headers };
 }
 
 /** The path with its query: built here, since ky's `searchParams` builds the Request twice. */

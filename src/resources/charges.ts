@@ -167,7 +167,11 @@ export class Charges extends Resource {
    */
   async create(params: ChargeCreateParams, options?: RequestOptions): Promise<CreatedCharge> {
     const body = this.api.validate(chargeCreateParams, params);
-    return this.api.post(path`/v1/payments/charges`, { body, schema: createdChargeSchema }, options);
+    return this.api.post(
+      path`/v1/payments/charges`,
+      { operation: 'charges.create', body, schema: createdChargeSchema },
+      options,
+    );
   }
 
   /**
@@ -187,7 +191,11 @@ export class Charges extends Resource {
    * ```
    */
   async retrieve(id: string, options?: RequestOptions): Promise<Charge> {
-    return this.api.get(path`/v1/payments/charges/${id}`, { schema: chargeSchema }, options);
+    return this.api.get(
+      path`/v1/payments/charges/${id}`,
+      { operation: 'charges.retrieve', schema: chargeSchema },
+      options,
+    );
   }
 
   /**
@@ -214,6 +222,10 @@ export class Charges extends Resource {
    * ```
    */
   list(params?: ListParams, options?: RequestOptions): NewestFirstPagePromise<Charge> {
-    return this.api.list(path`/v1/payments/charges`, { items: chargeList, order: 'newest-first', params }, options);
+    return this.api.list(
+      path`/v1/payments/charges`,
+      { operation: 'charges.list', items: chargeList, order: 'newest-first', params },
+      options,
+    );
   }
 }

@@ -42,7 +42,7 @@ export class PaymentMethods extends Resource {
   list(params?: ListParams, options?: RequestOptions): PagePromise<PaymentMethod> {
     return this.api.list(
       path`/v1/payments/methods`,
-      { items: paymentMethodList, order: 'unspecified', params },
+      { operation: 'paymentMethods.list', items: paymentMethodList, order: 'unspecified', params },
       options,
     );
   }

@@ -41,6 +41,10 @@ export class Payouts extends Resource {
    *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    */
   list(params?: ListParams, options?: RequestOptions): PagePromise<Payout> {
-    return this.api.list(path`/v1/payouts`, { items: payoutList, order: 'unspecified', params }, options);
+    return this.api.list(
+      path`/v1/payouts`,
+      { operation: 'payouts.list', items: payoutList, order: 'unspecified', params },
+      options,
+    );
   }
 }

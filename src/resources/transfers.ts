@@ -160,7 +160,7 @@ export class Transfers extends Resource {
    */
   async create(params: TransferCreateParams, options?: RequestOptions): Promise<Transfer> {
     const body = this.api.validate(transferCreateParams, params);
-    return this.api.post(path`/v1/transfers`, { body, schema: transferSchema }, options);
+    return this.api.post(path`/v1/transfers`, { operation: 'transfers.create', body, schema: transferSchema }, options);
   }
 
   /**
@@ -177,6 +177,10 @@ export class Transfers extends Resource {
    *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    */
   list(params?: ListParams, options?: RequestOptions): NewestFirstPagePromise<Transfer> {
-    return this.api.list(path`/v1/transfers`, { items: transferList, order: 'newest-first', params }, options);
+    return this.api.list(
+      path`/v1/transfers`,
+      { operation: 'transfers.list', items: transferList, order: 'newest-first', params },
+      options,
+    );
   }
 }

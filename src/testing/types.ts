@@ -251,6 +251,13 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** The `Idempotency-Key` header, when sent. */
   idempotencyKey?: string;
+  /**
+   * The W3C trace context's `traceparent` header, when sent (`lunas-sdk/otel`
+   * sends the active span's on every attempt), as a service's logs would join it.
+   */
+  traceparent?: string;
+  /** The W3C trace context's `tracestate` header, when sent. */
+  tracestate?: string;
   /** Whether the request carried the valid API key. */
   authorized: boolean;
   /** Wall-clock arrival time (not the `now` option, so retry gaps can be measured). */

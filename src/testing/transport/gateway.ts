@@ -22,6 +22,9 @@ interface ArrivingRequest {
   target: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** The W3C trace context headers, recorded as sent. */
+  traceparent: string | undefined;
+  tracestate: string | undefined;
   contentType: string | undefined;
   /** The origin it was addressed to and the browser's headers about where it came from. */
   site: RequestSite;
@@ -116,7 +119,17 @@ export class Gateway {
     // The control surface is the sandbox's own channel: not the service's traffic, so neither recorded nor faulted.
     const control = isControlPath(path);
     if (!control) {
-      requests.push({ method, path, query, ...(idempotencyKey ? { idempotencyKey } : {}), authorized, at: new Date() });
+      const { traceparent, tracestate } = request;
+      requests.push({
+        method,
+        path,
+        query,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(traceparent ? { traceparent } : {}),
+        ...(tracestate ? { tracestate } : {}),
+        authorized,
+        at: new Date(),
+      });
     }
 
     const fault = control ? undefined : faults.take(method, path);

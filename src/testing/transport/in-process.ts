@@ -123,6 +123,8 @@ export class InProcessTransport {
           target: url.pathname + url.search,
           authorization: request.headers.get('authorization') ?? undefined,
           idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+          traceparent: request.headers.get('traceparent') ?? undefined,
+          tracestate: request.headers.get('tracestate') ?? undefined,
           contentType: request.headers.get('content-type') ?? undefined,
           site: {
             addressedTo: url.origin,

@@ -87,6 +87,8 @@ export class SandboxServer {
           target: req.url ?? '/',
           authorization: req.headers.authorization,
           idempotencyKey: firstHeader(req.headers['idempotency-key']),
+          traceparent: firstHeader(req.headers.traceparent),
+          tracestate: firstHeader(req.headers.tracestate),
           contentType: req.headers['content-type'],
           site: {
             // Through URL, which drops `:80` as a browser's Origin does.

@@ -1,0 +1,379 @@
+/**
+ * `lunas-sdk/otel` end to end: the real OpenTelemetry SDK (BasicTracerProvider
+ * with an InMemorySpanExporter, a MeterProvider with a reader collected on
+ * demand, the AsyncLocalStorage context manager and the W3C propagator)
+ * recording lunas's calls against the sandbox over real HTTP. Operation spans
+ * under the merchant's active span, an attempt span per HTTP attempt with the
+ * HTTP client conventions, error statuses, the duration histogram, the
+ * `traceparent` the sandbox received, the global providers, stopping, and no
+ * API key anywhere.
+ */
+import {
+  context,
+  createTraceState,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  ATTEMPT_CHANNEL,
+  AuthenticationError,
+  NotFoundError,
+  OPERATION_CHANNEL,
+} from 'lunas-sdk';
+import { instrumentLunas } from 'lunas-sdk/otel';
+import { start, transferTo } from './helpers.js';
+import { REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
+import { rejection } from '../helpers/rejection.js';
+
+/** A reader the test collects from when it wants the metrics, with no timer. */
+class CollectingReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const contextManager = new AsyncLocalStorageContextManager();
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager.enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+});
+afterAll(() => {
+  context.disable();
+  propagation.disable();
+});
+
+/** One test's OpenTelemetry SDK: spans in memory, metrics on demand, lunas instrumented into both. */
+interface Telemetry {
+  spans(): ReadableSpan[];
+  collect(): Promise<ResourceMetrics>;
+  tracerProvider: BasicTracerProvider;
+  meterProvider: MeterProvider;
+  stop: () => void;
+}
+
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+function telemetry(instrument = true): Telemetry {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const reader = new CollectingReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  const stop = instrument ? instrumentLunas({ tracerProvider, meterProvider }) : () => undefined;
+  stops.push(stop);
+  return {
+    spans: () => exporter.getFinishedSpans(),
+    collect: async () => (await reader.collect()).resourceMetrics,
+    tracerProvider,
+    meterProvider,
+    stop,
+  };
+}
+
+const byName = (spans: ReadableSpan[], name: string) => spans.filter((span) => span.name === name);
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+/** The duration histogram's data points. */
+function durationPoints(metricsIn: ResourceMetrics) {
+  const metric = metricsIn.scopeMetrics
+    .filter((scope) => scope.scope.name === 'lunas-sdk')
+    .flatMap((scope) => scope.metrics)
+    .find((m) => m.descriptor.name === 'http.client.request.duration');
+  expect(metric, 'the http.client.request.duration histogram').toBeDefined();
+  expect(metric!.descriptor.unit).toBe('s');
+  return metric!.dataPoints as { attributes: Record<string, unknown>; value: { count: number; sum?: number } }[];
+}
+
+describe('spans', () => {
+  it("a transfer retried after a 503, inside the merchant's span: an operation span, two CLIENT children", async () => {
+    const { sandbox, client, requestIds } = await start(undefined, { maxRetries: 2 });
+    sandbox.inject({
+      kind: 'status',
+      status: 503,
+      method: 'POST',
+      path: '/v1/transfers',
+      headers: { 'retry-after-ms': '0' },
+    });
+    const otel = telemetry();
+    const tracer = otel.tracerProvider.getTracer('merchant');
+
+    await tracer.startActiveSpan('checkout', async (checkout) => {
+      await client.transfers.create(transferTo(1_000));
+      checkout.end();
+    });
+
+    const spans = otel.spans();
+    const [merchant] = byName(spans, 'checkout');
+    const [operation] = byName(spans, 'lunas transfers.create');
+    const attempts = byName(spans, 'POST /v1/transfers');
+    expect(spans).toHaveLength(4);
+    expect(attempts).toHaveLength(2);
+    const traceId = merchant!.spanContext().traceId;
+    for (const span of spans) expect(span.spanContext().traceId).toBe(traceId);
+    expect(parentOf(operation!)).toBe(merchant!.spanContext().spanId);
+    for (const attempt of attempts) expect(parentOf(attempt)).toBe(operation!.spanContext().spanId);
+    expect(operation!.kind).toBe(SpanKind.INTERNAL);
+    expect(attempts.map((span) => span.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT]);
+
+    const key = sandbox.requests[0]!.idempotencyKey!;
+    expect(key).toMatch(UUID_V4);
+    const url = new URL(sandbox.url);
+    const common = {
+      'http.request.method': 'POST',
+      'server.address': url.hostname,
+      'server.port': Number(url.port),
+      'url.scheme': 'http',
+      'url.full': `${sandbox.url}/v1/transfers`,
+      'url.template': '/v1/transfers',
+      'lunas.idempotency_key': key,
+    };
+    expect(attempts[0]!.attributes).toEqual({
+      ...common,
+      'http.response.status_code': 503,
+      'error.type': '503',
+      'lunas.request_id': requestIds[0],
+    });
+    expect(attempts[1]!.attributes).toEqual({
+      ...common,
+      'http.request.resend_count': 1,
+      'http.response.status_code': 200,
+      'lunas.request_id': requestIds[1],
+    });
+    expect(requestIds[1]).toMatch(REQUEST_ID);
+    expect(attempts[0]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(attempts[1]!.status.code).toBe(SpanStatusCode.UNSET);
+    expect(operation!.attributes).toEqual({
+      'lunas.operation': 'transfers.create',
+      'url.template': '/v1/transfers',
+      'lunas.idempotency_key': key,
+      'http.response.status_code': 200,
+      'lunas.request_id': requestIds[1],
+    });
+    expect(operation!.status.code).toBe(SpanStatusCode.UNSET);
+
+    // Each attempt carried its own span as the parent the service saw.
+    expect(sandbox.requests.map((request) => request.traceparent)).toEqual(
+      attempts.map((span) => `00-${traceId}-${span.spanContext().spanId}-01`),
+    );
+  });
+
+  it('the active span’s tracestate is sent beside traceparent', async () => {
+    const { sandbox, client } = await start();
+    telemetry();
+    const remote = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+      traceState: createTraceState('vendor=opaque'),
+    });
+
+    // Awaited inside: a list's first page is fetched when awaited, in the context active then.
+    await context.with(remote, async () => {
+      await client.payouts.list();
+    });
+
+    const [request] = sandbox.requests;
+    expect(request!.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/);
+    expect(request!.tracestate).toBe('vendor=opaque');
+  });
+
+  it('a 404: the attempt and the operation fail with error.type 404, and the exception recorded', async () => {
+    const { client } = await start();
+    const otel = telemetry();
+
+    const error = await rejection(client.charges.retrieve('ch_missing'), NotFoundError);
+
+    const [operation] = byName(otel.spans(), 'lunas charges.retrieve');
+    const [attempt] = byName(otel.spans(), 'GET /v1/payments/charges/{id}');
+    for (const span of [operation!, attempt!]) {
+      expect(span.attributes['http.response.status_code']).toBe(404);
+      expect(span.attributes['error.type']).toBe('404');
+      expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
+      expect(span.events.map((event) => event.name)).toEqual(['exception']);
+    }
+    expect(attempt!.attributes['url.full']).toMatch(/\/v1\/payments\/charges\/ch_missing$/);
+  });
+
+  it('a timeout and a connection failure: an error status and the error class as error.type, no status code', async () => {
+    const { sandbox, client } = await start(undefined, { timeout: 200, maxRetries: 0 });
+    const otel = telemetry();
+    sandbox.inject({ kind: 'hang' });
+    await rejection(client.charges.list(), APIConnectionTimeoutError);
+    sandbox.inject({ kind: 'drop' });
+    await rejection(client.payouts.list(), APIConnectionError);
+
+    const attempts = otel.spans().filter((span) => span.kind === SpanKind.CLIENT);
+    expect(attempts.map((span) => [span.name, span.attributes['error.type'], span.status.code])).toEqual([
+      ['GET /v1/payments/charges', 'APIConnectionTimeoutError', SpanStatusCode.ERROR],
+      ['GET /v1/payouts', 'APIConnectionError', SpanStatusCode.ERROR],
+    ]);
+    for (const span of attempts) expect(span.attributes).not.toHaveProperty('http.response.status_code');
+  });
+
+  it('a walk: one operation span per page, each with its attempt', async () => {
+    const { sandbox, client } = await start();
+    sandbox.seedCharges(25);
+    const otel = telemetry();
+
+    await client.charges.list({ pagesize: 10 }).toArray({ limit: 100 });
+
+    const operations = byName(otel.spans(), 'lunas charges.list');
+    const attempts = byName(otel.spans(), 'GET /v1/payments/charges');
+    expect(operations).toHaveLength(3);
+    expect(attempts.map((span) => span.attributes['url.full'])).toEqual(
+      [1, 2, 3].map((page) => `${sandbox.url}/v1/payments/charges?page=${page}&pagesize=10`),
+    );
+    expect(new Set(attempts.map(parentOf))).toEqual(new Set(operations.map((span) => span.spanContext().spanId)));
+  });
+});
+
+describe('the duration histogram', () => {
+  it('one measurement per attempt, in seconds, with low-cardinality attributes only', async () => {
+    const { sandbox, client } = await start(undefined, { maxRetries: 1 });
+    const otel = telemetry();
+    const first = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    const second = await client.charges.create({ payment_method: 'qris', amount: 20_000 });
+    sandbox.inject({ kind: 'status', status: 503, method: 'GET', headers: { 'retry-after-ms': '0' } });
+    await client.charges.retrieve(first.id);
+    await client.charges.retrieve(second.id);
+
+    const points = durationPoints(await otel.collect());
+    const url = new URL(sandbox.url);
+    const base = { 'server.address': url.hostname, 'server.port': Number(url.port), 'url.scheme': 'http' };
+    const shown = points.map((point) => ({ attributes: point.attributes, count: point.value.count }));
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        {
+          attributes: {
+            ...base,
+            'http.request.method': 'POST',
+            'url.template': '/v1/payments/charges',
+            'http.response.status_code': 200,
+          },
+          count: 2,
+        },
+        {
+          attributes: {
+            ...base,
+            'http.request.method': 'GET',
+            'url.template': '/v1/payments/charges/{id}',
+            'http.response.status_code': 503,
+            'error.type': '503',
+          },
+          count: 1,
+        },
+        {
+          attributes: {
+            ...base,
+            'http.request.method': 'GET',
+            'url.template': '/v1/payments/charges/{id}',
+            'http.response.status_code': 200,
+          },
+          count: 2,
+        },
+      ]),
+    );
+    expect(points).toHaveLength(3);
+    for (const point of points) {
+      expect(point.value.sum).toBeGreaterThan(0);
+      // Seconds: a loopback call takes far less than one.
+      expect(point.value.sum! / point.value.count).toBeLessThan(1);
+    }
+  });
+});
+
+describe('providers and stopping', () => {
+  it('the global providers by default, a meter provider registered after instrumenting included', async () => {
+    const { client } = await start();
+    const otel = telemetry(false);
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    stops.push(instrumentLunas());
+    metrics.setGlobalMeterProvider(otel.meterProvider);
+    try {
+      await client.payouts.list();
+    } finally {
+      trace.disable();
+      metrics.disable();
+    }
+
+    expect(otel.spans().map((span) => span.name)).toEqual(['GET /v1/payouts', 'lunas payouts.list']);
+    expect(durationPoints(await otel.collect())).toHaveLength(1);
+  });
+
+  it('stop: no span after it, a call in flight recorded to its end, then the channels left', async () => {
+    const { sandbox, client } = await start();
+    const otel = telemetry();
+    const operations = tracingChannel(OPERATION_CHANNEL);
+    const attempts = tracingChannel(ATTEMPT_CHANNEL);
+    sandbox.inject({ kind: 'delay', ms: 200 });
+    // Started now: a list's first page is fetched once asked for.
+    const inFlight = client.payouts.list().then((page) => page.data);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    otel.stop();
+    otel.stop();
+    expect(attempts.hasSubscribers).toBe(true);
+    await inFlight;
+    await client.paymentMethods.list();
+    await Promise.resolve();
+
+    expect(otel.spans().map((span) => span.name)).toEqual(['GET /v1/payouts', 'lunas payouts.list']);
+    expect(operations.hasSubscribers).toBe(false);
+    expect(attempts.hasSubscribers).toBe(false);
+    expect(sandbox.requests.map((request) => request.traceparent !== undefined)).toEqual([true, false]);
+  });
+});
+
+describe('the API key', () => {
+  it('is in no span name, attribute, status, event or metric: a success, a 401 echoing it, a raw path holding it', async () => {
+    const { sandbox, client } = await start(undefined, { maxRetries: 0 });
+    const otel = telemetry();
+    await client.charges.list();
+    sandbox.inject({
+      kind: 'status',
+      status: 401,
+      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
+      headers: { 'x-echo': `Bearer ${sandbox.apiKey}`, 'x-request-id': sandbox.apiKey },
+    });
+    await rejection(client.charges.list(), AuthenticationError);
+    await expect(client.get(`/v1/${sandbox.apiKey}`, { query: { key: sandbox.apiKey } })).rejects.toThrow();
+
+    const spans = otel.spans();
+    expect(spans.length).toBe(6);
+    const recorded = spans.map((span) => ({
+      name: span.name,
+      attributes: span.attributes,
+      status: span.status,
+      events: span.events.map((event) => ({ name: event.name, attributes: event.attributes })),
+    }));
+    const collected = await otel.collect();
+    for (const text of [JSON.stringify(recorded), JSON.stringify(collected.scopeMetrics)]) {
+      expect(text).not.toContain(sandbox.apiKey);
+    }
+    expect(JSON.stringify(recorded)).toContain('[REDACTED]');
+  });
+});
