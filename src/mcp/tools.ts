@@ -108,7 +108,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'charges_create',
     description:
-      'Create a payment charge: payment_method qris or virtual_account, amount in rupiah (25000 is Rp 25,000). ' +
+      'Create a payment charge: payment_method qris or virtual_account, amount in rupiah (25000 is Rp 25.000). ' +
       'Returns the charge with payment_url, and qr_code_url for qris.',
     input: toolInput(chargeCreateParams as Schema<unknown, Record<string, unknown>>),
     readOnly: false,
