@@ -25,7 +25,12 @@ describe('llms.txt', () => {
       ]);
     }
     expect(text).toMatch(/^# lunas-sdk\n\n> lunas-sdk is the typed TypeScript SDK/);
-    expect(text).toContain('Entry points: `lunas-sdk`, `lunas-sdk/testing`, `lunas-sdk/mcp`.');
+    const { exports } = JSON.parse(read('package.json')) as { exports: Record<string, unknown> };
+    const entryPoints = Object.keys(exports)
+      .filter((subpath) => subpath !== './package.json')
+      .map((subpath) => `\`${subpath === '.' ? 'lunas-sdk' : `lunas-sdk/${subpath.slice(2)}`}\``);
+    expect(entryPoints).toContain('`lunas-sdk/mcp`');
+    expect(text).toContain(`Entry points: ${entryPoints.join(', ')}.`);
     expect(text).toContain('Commands: `lunas-sandbox`, `lunas-mcp`.');
   });
 
