@@ -63,6 +63,9 @@ describe('the built API reference', () => {
       'Errors',
       'Webhooks',
       'Events',
+      'Tracing',
+      'lunas-sdk/otel',
+      'OpenTelemetry',
       'lunas-sdk/testing',
       'Testing',
     ]);
