@@ -64,10 +64,10 @@ describe('the built API reference', () => {
       'Webhooks',
       'Events',
       'Tracing',
-      'lunas-sdk/otel',
-      'OpenTelemetry',
       'lunas-sdk/mcp',
       'MCP',
+      'lunas-sdk/otel',
+      'OpenTelemetry',
       'lunas-sdk/testing',
       'Testing',
     ]);
