@@ -7,35 +7,18 @@
  * key in any context.
  */
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  type AttemptContext,
-  InternalServerError,
-  RequestValidationError,
-} from 'lunas-sdk';
+import { describe, expect, it } from 'vitest';
+import { APIConnectionError, APIConnectionTimeoutError, InternalServerError, RequestValidationError } from 'lunas-sdk';
 import { start, transferTo } from './helpers.js';
 import { REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
 import { rejection } from '../helpers/rejection.js';
-import { recordTracing, type TracingRecorder } from '../helpers/tracing.js';
-
-const recorders: TracingRecorder[] = [];
-afterEach(() => {
-  for (const recorder of recorders.splice(0)) recorder.stop();
-});
-
-function tracing(onAttemptStart?: (context: AttemptContext) => void): TracingRecorder {
-  const recorder = recordTracing(onAttemptStart);
-  recorders.push(recorder);
-  return recorder;
-}
+import { recordTracing } from '../helpers/tracing.js';
 
 describe('the tracing channels over HTTP', () => {
   it('a retrieve: one operation, one attempt, the URL, the status and the request id the sandbox sent', async () => {
     const { sandbox, client, requestIds } = await start();
     const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.charges.retrieve(charge.id);
 
@@ -67,7 +50,7 @@ describe('the tracing channels over HTTP', () => {
       path: '/v1/transfers',
       headers: { 'retry-after-ms': '0' },
     });
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.transfers.create(transferTo(1_000));
 
@@ -89,7 +72,7 @@ describe('the tracing channels over HTTP', () => {
   it('a hung attempt: no status, an APIConnectionTimeoutError on the attempt and the operation', async () => {
     const { sandbox, client } = await start(undefined, { timeout: 200, maxRetries: 0 });
     sandbox.inject({ kind: 'hang' });
-    const trace = tracing();
+    const trace = recordTracing();
 
     const error = await rejection(client.charges.list(), APIConnectionTimeoutError);
 
@@ -105,7 +88,7 @@ describe('the tracing channels over HTTP', () => {
   it('a lost response, then the replay: an APIConnectionError attempt, then a 200', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 1 });
     sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.transfers.create(transferTo(2_000));
 
@@ -119,7 +102,7 @@ describe('the tracing channels over HTTP', () => {
   it('a walk: one charges.list operation per page, each with its page in the URL', async () => {
     const { sandbox, client } = await start();
     sandbox.seedCharges(25);
-    const trace = tracing();
+    const trace = recordTracing();
 
     const all = await client.charges.list({ pagesize: 10 }).toArray({ limit: 100 });
 
@@ -132,7 +115,7 @@ describe('the tracing channels over HTTP', () => {
   it('headers added at the start of each attempt reach the sandbox', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 1 });
     sandbox.inject({ kind: 'status', status: 503, method: 'GET', headers: { 'retry-after-ms': '0' } });
-    tracing((context) => {
+    recordTracing((context) => {
       context.headers.traceparent = `00-${'1'.repeat(32)}-${String(context.attempt).padStart(16, '0')}-01`;
       context.headers.tracestate = `attempt=${context.attempt}`;
     });
@@ -147,7 +130,7 @@ describe('the tracing channels over HTTP', () => {
 
   it('a call refused before sending publishes nothing, and nothing reaches the sandbox', async () => {
     const { sandbox, client } = await start();
-    const trace = tracing();
+    const trace = recordTracing();
 
     await rejection(client.transfers.create(transferTo(0)), RequestValidationError);
     await rejection(client.get(`${sandbox.url}/v1/payouts`), RequestValidationError);
@@ -158,7 +141,7 @@ describe('the tracing channels over HTTP', () => {
 
   it('no context carries the key: a success, a 401 echoing it, a connection failure', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 0 });
-    const trace = tracing();
+    const trace = recordTracing();
     await client.charges.list();
     sandbox.inject({
       kind: 'status',

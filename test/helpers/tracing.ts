@@ -6,6 +6,7 @@
  */
 import { tracingChannel } from 'node:diagnostics_channel';
 import { ATTEMPT_CHANNEL, type AttemptContext, OPERATION_CHANNEL, type OperationContext } from 'lunas-sdk';
+import { onTestFinished } from 'vitest';
 
 /** The five events of a tracing channel. */
 export type TraceEvent = 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
@@ -30,7 +31,7 @@ export interface TracingRecorder {
 }
 
 /**
- * Subscribes to both channels (every event); `onAttemptStart` runs in the
+ * Subscribes to both channels (every event) until the test ends; `onAttemptStart` runs in the
  * attempt's `start`, where a subscriber may add headers.
  */
 export function recordTracing(onAttemptStart?: (context: AttemptContext) => void): TracingRecorder {
@@ -56,6 +57,12 @@ export function recordTracing(onAttemptStart?: (context: AttemptContext) => void
   const attemptSubscribers = subscribersOf('attempt');
   operation.subscribe(operationSubscribers);
   attempt.subscribe(attemptSubscribers);
+  const stop = (): void => {
+    operation.unsubscribe(operationSubscribers);
+    attempt.unsubscribe(attemptSubscribers);
+  };
+  // Each test's recorder ends with the test: the next test starts with no subscriber.
+  onTestFinished(stop);
   return {
     records,
     names: () => records.map((record) => `${record.channel}:${record.event}`),
@@ -63,9 +70,6 @@ export function recordTracing(onAttemptStart?: (context: AttemptContext) => void
       records
         .filter((record) => record.channel === channel && record.event === 'start')
         .map((record) => record.context) as never,
-    stop: () => {
-      operation.unsubscribe(operationSubscribers);
-      attempt.unsubscribe(attemptSubscribers);
-    },
+    stop,
   };
 }

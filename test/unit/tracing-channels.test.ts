@@ -9,7 +9,7 @@ import { tracingChannel } from 'node:diagnostics_channel';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import { delay, http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionTimeoutError,
   APIUserAbortError,
@@ -44,20 +44,8 @@ import {
   transferJson,
 } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
-import { recordTracing, type TracingRecorder } from '../helpers/tracing.js';
+import { recordTracing } from '../helpers/tracing.js';
 import { UUID_V4 } from '../helpers/formats.js';
-
-const recorders: TracingRecorder[] = [];
-afterEach(() => {
-  for (const recorder of recorders.splice(0)) recorder.stop();
-});
-
-/** Records both channels until the test ends. */
-function tracing(onAttemptStart?: (context: AttemptContext) => void): TracingRecorder {
-  const recorder = recordTracing(onAttemptStart);
-  recorders.push(recorder);
-  return recorder;
-}
 
 /** Answered at once when a retry is asked for. */
 const NO_WAIT = { 'retry-after-ms': '0' };
@@ -66,7 +54,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
   it('a retrieve: the contexts the contract lists, in order, both channels settled', async () => {
     const client = makeClient();
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson()), { 'x-request-id': 'req_1' }));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.charges.retrieve(CHARGE_ID);
 
@@ -124,7 +112,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
   it('the attempt is still open when the request reaches the service, its status set only at its end', async () => {
     const client = makeClient();
     let namesWhenServed: string[] = [];
-    const trace = tracing();
+    const trace = recordTracing();
     route('GET', CHARGE_PATH, () => {
       namesWhenServed = trace.names();
       return jsonReply(200, success(chargeJson()));
@@ -143,7 +131,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
     const seen = route('POST', TRANSFERS_PATH, (n) =>
       n === 1 ? jsonReply(503, { status: 'error', message: 'busy' }, NO_WAIT) : jsonReply(200, success(transferJson())),
     );
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.transfers.create(TRANSFER_PARAMS);
 
@@ -160,7 +148,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
   it("the caller's idempotencyKey is the one published", async () => {
     const client = makeClient();
     route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'invoice-118' });
 
@@ -175,7 +163,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
         ? jsonReply(503, { status: 'error', message: 'busy' }, { ...NO_WAIT, 'x-request-id': 'req_a' })
         : jsonReply(200, success(transferJson()), { 'x-request-id': 'req_b' }),
     );
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.transfers.create(TRANSFER_PARAMS);
 
@@ -204,7 +192,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
     route('GET', CHARGE_PATH, () =>
       jsonReply(500, { status: 'error', message: 'down' }, { ...NO_WAIT, 'x-request-id': 'req_500' }),
     );
-    const trace = tracing();
+    const trace = recordTracing();
 
     const error = await rejection(client.charges.retrieve(CHARGE_ID), InternalServerError);
 
@@ -222,7 +210,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
   it('a 404 is published with its status and NotFoundError, never retried', async () => {
     const client = makeClient();
     route('GET', CHARGE_PATH, () => jsonReply(404, { status: 'fail', data: { message: 'no such charge' } }));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await rejection(client.charges.retrieve(CHARGE_ID), NotFoundError);
 
@@ -239,7 +227,7 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
         return HttpResponse.json(success(chargeJson()));
       }),
     );
-    const trace = tracing();
+    const trace = recordTracing();
 
     await rejection(client.charges.retrieve(CHARGE_ID), APIConnectionTimeoutError);
 
@@ -260,7 +248,7 @@ describe('what each call is published as', () => {
     for (const path of [CHARGES_PATH, TRANSFERS_PATH, '/v1/payouts', '/v1/payments/methods']) {
       route('GET', path, () => jsonReply(200, listPage([])));
     }
-    const trace = tracing();
+    const trace = recordTracing();
     const calls: [string, (c: Client) => PromiseLike<unknown>][] = [
       ['charges.create', (c) => c.charges.create({ payment_method: 'qris', amount: 25_000 })],
       ['charges.retrieve', (c) => c.charges.retrieve(CHARGE_ID)],
@@ -293,7 +281,7 @@ describe('what each call is published as', () => {
   it('the route keeps the template whatever the id, and the URL has the id encoded', async () => {
     const client = makeClient();
     route('GET', '/v1/payments/charges/*', () => jsonReply(200, success(chargeJson())));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.charges.retrieve('ch/../{id}?x');
 
@@ -305,7 +293,7 @@ describe('what each call is published as', () => {
   it('a list publishes one operation per page fetched, look-ahead included, each with its page in the URL', async () => {
     const client = makeClient();
     serveList(CHARGES_PATH, { items: makeItems(5).map((item) => chargeJson({ id: item.id })) });
-    const trace = tracing();
+    const trace = recordTracing();
 
     const walked = [];
     for await (const charge of client.charges.list({ pagesize: 2 })) walked.push(charge.id);
@@ -324,7 +312,7 @@ describe('what each call is published as', () => {
     const client = makeClient();
     route('GET', '/v1/payouts', () => jsonReply(200, success([])));
     route('POST', '/v1/refunds', () => jsonReply(200, success({ id: 'rf_1' })));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.get('/v1/payouts', { query: { page: 2 } });
     await client.post('v1/refunds', { body: { charge_id: CHARGE_ID }, idempotencyKey: 'rf-1' });
@@ -358,7 +346,7 @@ describe('what each call is published as', () => {
   it('webhooks.confirm reads the charge back as charges.retrieve', async () => {
     const client = makeClient();
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ status: 'success' }))));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await client.webhooks.confirm({ type: 'payment_charge.succeeded', data: { id: CHARGE_ID } });
 
@@ -370,7 +358,7 @@ describe('calls refused or ended before sending', () => {
   it('a call refused before sending publishes nothing on either channel', async () => {
     const client = makeClient();
     const requests = countRequests();
-    const trace = tracing();
+    const trace = recordTracing();
 
     await rejection(client.transfers.create({ ...TRANSFER_PARAMS, amount: -1 }), RequestValidationError);
     await rejection(client.charges.retrieve(''), RequestValidationError);
@@ -386,7 +374,7 @@ describe('calls refused or ended before sending', () => {
   it('a call aborted before sending publishes its operation, failed, with no attempt', async () => {
     const client = makeClient();
     const requests = countRequests();
-    const trace = tracing();
+    const trace = recordTracing();
 
     const error = await rejection(
       client.charges.retrieve(CHARGE_ID, { signal: AbortSignal.abort() }),
@@ -411,7 +399,7 @@ describe('calls refused or ended before sending', () => {
       setTimeout(() => controller.abort(), 20);
       return jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' });
     });
-    const trace = tracing();
+    const trace = recordTracing();
 
     await rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }), APIUserAbortError);
 
@@ -430,7 +418,7 @@ describe('headers a subscriber adds', () => {
     const seen = route('POST', TRANSFERS_PATH, (n) =>
       n === 1 ? jsonReply(503, { status: 'error', message: 'busy' }, NO_WAIT) : jsonReply(200, success(transferJson())),
     );
-    tracing((context) => {
+    recordTracing((context) => {
       context.headers.Traceparent = `00-${'a'.repeat(32)}-${String(context.attempt).repeat(16)}-01`;
       context.headers.tracestate = 'vendor=1';
     });
@@ -449,7 +437,7 @@ describe('headers a subscriber adds', () => {
   it("never replace the SDK's, the client's or the call's headers, and invalid ones are left out", async () => {
     const client = makeClient({ defaultHeaders: { 'x-team': 'payments' } });
     const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    tracing((context) => {
+    recordTracing((context) => {
       Object.assign(context.headers, {
         Authorization: 'Bearer stolen',
         'idempotency-key': 'other',
@@ -551,7 +539,7 @@ describe('the API key', () => {
   it('is in no context, however it is rendered, even put in a raw path and query by mistake', async () => {
     const client = makeClient({ maxRetries: 1 });
     route('GET', '/v1/*', () => jsonReply(500, { status: 'error', message: `echo ${API_KEY}` }, NO_WAIT));
-    const trace = tracing();
+    const trace = recordTracing();
 
     await rejection(client.get(`/v1/${API_KEY}`, { query: { key: API_KEY } }), InternalServerError);
     await rejection(client.get(`/v1/${encodeURIComponent(API_KEY)}`), InternalServerError);
