@@ -31,11 +31,15 @@ afterEach(async () => {
   await Promise.allSettled(open.splice(0).map((each) => each.close()));
 });
 
-/** A connected MCP client for `createMcpServer(options)`, closed after the test; `asked` records every question. */
-export async function agent(options: CreateMcpServerOptions, { era = 'legacy', person }: AgentOptions = {}) {
+/**
+ * The official client as an agent builds it, not yet connected: speaking
+ * `era`, and declaring elicitation only when a `person` answers it; `asked`
+ * records every question the person was asked.
+ */
+export function agentClient(name: string, era: Era, person: Person | undefined) {
   const asked: ElicitRequest['params'][] = [];
   const client = new Client(
-    { name: 'lunas-test-agent', version: '1.0.0' },
+    { name, version: '1.0.0' },
     {
       ...(person === undefined ? {} : { capabilities: { elicitation: { form: {} } } }),
       ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
@@ -47,6 +51,12 @@ export async function agent(options: CreateMcpServerOptions, { era = 'legacy', p
       return person(request.params);
     });
   }
+  return { client, asked };
+}
+
+/** A connected MCP client for `createMcpServer(options)`, closed after the test; `asked` records every question. */
+export async function agent(options: CreateMcpServerOptions, { era = 'legacy', person }: AgentOptions = {}) {
+  const { client, asked } = agentClient('lunas-test-agent', era, person);
   if (era === 'legacy') {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const server = createMcpServer(options);

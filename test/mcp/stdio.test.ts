@@ -15,7 +15,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox, type Sandbox } from 'lunas-sdk/testing';
 import { eventually } from '../helpers/waiting.js';
-import { confirms, type Era, type Person } from './helpers.js';
+import { agentClient, confirms, type Era, type Person } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = 'src/mcp/cli/main.ts';
@@ -56,20 +56,7 @@ async function lunasMcp(
   });
   let stderr = '';
   (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const asked: ElicitRequest['params'][] = [];
-  const client = new Client(
-    { name: 'lunas-stdio-test', version: '1.0.0' },
-    {
-      ...(person === undefined ? {} : { capabilities: { elicitation: { form: {} } } }),
-      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-    },
-  );
-  if (person !== undefined) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request.params);
-      return person(request.params);
-    });
-  }
+  const { client, asked } = agentClient('lunas-stdio-test', era, person);
   onTestFinished(() => client.close());
   await client.connect(transport);
   expect(client.getProtocolEra()).toBe(era);
