@@ -11,18 +11,13 @@ const libraryEntry = {
   index: 'src/index.ts',
   'testing/index': 'src/testing/index.ts',
 };
-// The Node.js transport: a file of its own, which core/ky.ts imports on Node.js only (from the
-// ESM and the CommonJS build alike), by a specifier no bundler follows.
-const nodeTransport = { 'node-transport': 'src/core/node-transport.ts' };
-const entry = { ...libraryEntry, ...nodeTransport, 'testing/cli': 'src/testing/cli/main.ts' };
+const entry = { ...libraryEntry, 'testing/cli': 'src/testing/cli/main.ts' };
 
 // lunas-sdk/mcp and the lunas-mcp command, built apart: @modelcontextprotocol/server, an optional
 // peer dependency, stays external (only these files import it), and sharing the SDK's chunks
 // would split them where the MCP files' imports fall, exporting zod's namespace across chunks
 // (every merchant's bundle would then keep all of zod). So these builds carry their own copy of
-// the SDK's modules, and `lunas-sdk` is built as if they did not exist. dist/mcp.js and
-// dist/mcp.cjs sit beside dist/node-transport.js, which the SDK's modules import as
-// './node-transport.js' (their chunks land in dist/ too).
+// the SDK's modules, and `lunas-sdk` is built as if they did not exist.
 const mcpEntry = { mcp: 'src/mcp/index.ts' };
 const mcpCli = { 'mcp/cli': 'src/mcp/cli/main.ts' };
 
@@ -64,6 +59,17 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     treeshake: true,
+  },
+  {
+    // lunas-sdk/undici, ESM and CommonJS, each one file importing nothing of the SDK: undici, an
+    // optional peer dependency, stays an import, so only a merchant who imports this entry loads it.
+    entry: { 'undici/index': 'src/undici/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    treeshake: true,
+    removeNodeProtocol: false,
   },
   {
     // Split, so the node:http server is a chunk that startSandbox requires when called:

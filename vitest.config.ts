@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^lunas-sdk\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^lunas-sdk\/mcp$/, replacement: source('./src/mcp/index.ts') },
       { find: /^lunas-sdk\/otel$/, replacement: source('./src/otel/index.ts') },
+      { find: /^lunas-sdk\/undici$/, replacement: source('./src/undici/index.ts') },
       { find: /^lunas-sdk$/, replacement: source('./src/index.ts') },
     ],
   },

@@ -6,7 +6,7 @@ import ky from 'ky';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
 import type * as Lunas from 'lunas-sdk';
-import type * as LunasNodeTransport from '../src/core/node-transport.js';
+import type * as LunasUndici from 'lunas-sdk/undici';
 import { ensureBuilt } from './bundle.js';
 import { API_KEY } from './fixtures.js';
 
@@ -18,7 +18,7 @@ import { API_KEY } from './fixtures.js';
 ensureBuilt();
 const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).href;
 const { Client, VERSION } = (await import(dist('index.js'))) as typeof Lunas;
-const { loadNodeFetch } = (await import(dist('node-transport.js'))) as typeof LunasNodeTransport;
+const { undiciFetch } = (await import(dist('undici/index.js'))) as typeof LunasUndici;
 type Client = Lunas.Client;
 type ClientOptions = Lunas.ClientOptions;
 
@@ -130,9 +130,9 @@ export function stripeGetter(baseURL: string): (path: string) => Promise<unknown
 }
 
 /**
- * lunas's Node.js transport (src/core/node-transport.ts): a fetch over
- * undici's `request` on the global dispatcher, answering real Responses.
+ * lunas-sdk/undici's `undiciFetch`: a fetch over undici's `request` on the
+ * global dispatcher, answering real Responses.
  */
 export async function nodeTransport(): Promise<typeof fetch> {
-  return loadNodeFetch();
+  return undiciFetch;
 }

@@ -1,12 +1,13 @@
 // What `npm install lunas-sdk` gives a merchant, on the tarball `npm publish` would
 // upload, installed into a fresh project (scripts/samples/consumer.ts; no network when
-// npm's cache holds ky, undici and zod, as it does after `npm ci`):
-//   - `npm ls --omit=dev --all` lists lunas-sdk, ky, undici and zod, nothing else: the
-//     optional entry points' peer dependencies (@modelcontextprotocol/*, @opentelemetry/*)
-//     are not installed;
+// npm's cache holds ky and zod, as it does after `npm ci`):
+//   - `npm ls --omit=dev --all` lists lunas-sdk, ky and zod, nothing else: the
+//     optional entry points' peer dependencies (@modelcontextprotocol/*, @opentelemetry/*,
+//     undici) are not installed;
 //   - `lunas-sdk` and `lunas-sdk/testing` load without them, from ESM and from CommonJS;
 //   - `lunas-sdk/mcp` fails to load naming @modelcontextprotocol/server, and the `lunas-mcp`
-//     command says how to install it (exit 1).
+//     command says how to install it (exit 1);
+//   - `lunas-sdk/undici` loads, and its undiciFetch rejects naming undici and how to install it.
 // Needs a build first (npm run build): npx tsx scripts/check-install.ts
 import { execFileSync, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -16,8 +17,8 @@ import { installedConsumer } from './samples/consumer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The production closure: the package and the contract's runtime dependencies. */
-const EXPECTED = ['ky', 'lunas-sdk', 'undici', 'zod'];
-const OPTIONAL_PEERS = /^@(modelcontextprotocol|opentelemetry)\//;
+const EXPECTED = ['ky', 'lunas-sdk', 'zod'];
+const OPTIONAL_PEERS = /^(@(modelcontextprotocol|opentelemetry)\/|undici$)/;
 
 const problems: string[] = [];
 const consumer = installedConsumer(root);
@@ -43,20 +44,28 @@ try {
     for (const name of ['lunas-sdk', 'lunas-sdk/testing']) loaded.push(Object.keys(require(name)).length > 0);
     let mcp = 'loaded';
     try { await import('lunas-sdk/mcp'); } catch (error) { mcp = error.code + ': ' + error.message.split('\\n')[0]; }
-    console.log(JSON.stringify({ loaded, mcp }));
+    const { undiciFetch } = await import('lunas-sdk/undici');
+    const undici = await undiciFetch('http://127.0.0.1:9/').then(() => 'sent', (error) => error.message);
+    console.log(JSON.stringify({ loaded, mcp, undici }));
   `;
   const file = join(project, 'loads.mjs');
   writeFileSync(file, loads);
   const seen = JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' })) as {
     loaded: boolean[];
     mcp: string;
+    undici: string;
   };
   if (!seen.loaded.every(Boolean))
     problems.push(`lunas-sdk or lunas-sdk/testing did not load: ${JSON.stringify(seen)}`);
   if (!/^ERR_MODULE_NOT_FOUND: Cannot find package '@modelcontextprotocol\/server'/.test(seen.mcp)) {
     problems.push(`lunas-sdk/mcp without its peer dependency: expected ERR_MODULE_NOT_FOUND, got ${seen.mcp}`);
   }
-  console.log(`import and require of lunas-sdk, lunas-sdk/testing: loaded; lunas-sdk/mcp: ${seen.mcp}`);
+  if (!seen.undici.includes('npm install undici')) {
+    problems.push(`lunas-sdk/undici without its peer dependency: expected a message naming it, got ${seen.undici}`);
+  }
+  console.log(
+    `import and require of lunas-sdk, lunas-sdk/testing: loaded; lunas-sdk/mcp: ${seen.mcp}; undiciFetch: ${seen.undici}`,
+  );
 
   const command = spawnSync(join(consumer.modules, '.bin', 'lunas-mcp'), [], {
     cwd: project,
@@ -76,7 +85,7 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  - ${problem}`);
   process.exit(1);
 }
-console.log('install OK: lunas-sdk brings ky, undici and zod alone, and loads without any optional peer');
+console.log('install OK: lunas-sdk brings ky and zod alone, and loads without any optional peer');
 
 interface Dependencies {
   /** Absent for an unmet optional peer dependency: listed (`UNMET OPTIONAL DEPENDENCY`), not installed. */

@@ -4,7 +4,7 @@
 // still ties the modules' order together), and so do `import('./x.js')` and
 // `typeof import('./x.js')`. Three folders have boundaries: src/testing (the
 // sandbox) imports no SDK module, src/shared imports nothing at all, and
-// src/otel only the tracing channels and what checks its options (BOUNDARIES). The imports are read with the TypeScript parser,
+// src/otel only the tracing channels and what checks its options, and src/undici nothing of the SDK (BOUNDARIES). The imports are read with the TypeScript parser,
 // nothing is compiled. Run: npx tsx scripts/check-layers.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
@@ -18,8 +18,8 @@ import ts from 'typescript';
  */
 export const CORE_FLOORS: readonly (readonly string[])[] = [
   // What every other module may throw or hand over (the error classes, the public shapes of a call),
-  // and facts that need nothing: the body cap, what the runtime is, one listener per caller signal.
-  ['errors', 'types', 'body-limit', 'runtime', 'signal-fan-in'],
+  // and facts that need nothing: what the runtime is, one listener per caller signal.
+  ['errors', 'types', 'runtime', 'signal-fan-in'],
   // The tracing channels (lunas:operation, lunas:attempt), where the runtime has them, and the contexts
   // published on them: the request primitive and the transport publish, lunas-sdk/otel subscribes.
   ['tracing'],
@@ -33,8 +33,8 @@ export const CORE_FLOORS: readonly (readonly string[])[] = [
   ['schemas', 'options'],
   // A response decoded: the redirect rules, and the envelope (a page's among them).
   ['redirects', 'envelope'],
-  // The wire: the process's transport under ky (the Node.js one a build entry of its own).
-  ['node-transport', 'ky'],
+  // The wire: ky over the process's fetch.
+  ['ky'],
   // A client's turns on the wire; one attempt under its deadline, and the policy that decides another.
   ['send-slots', 'attempt', 'retry-policy'],
   // One call: the retry loop over attempts.
@@ -314,6 +314,12 @@ export const BOUNDARIES: readonly Boundary[] = [
     packages: true,
     reason:
       'lunas-sdk/otel subscribes to the tracing channels: it reads their contexts and checks its options, and never calls',
+  },
+  {
+    folder: 'undici',
+    mayImport: ['undici/'],
+    packages: true,
+    reason: 'lunas-sdk/undici is a fetch of its own, built apart: it imports nothing of the SDK',
   },
 ];
 

@@ -6,7 +6,6 @@
  * every attempt of one call shares ({@link Call}), and the bound an
  * asynchronous schema's answer is held to.
  */
-import { bodyTooLarge, isBodyTooLarge, MAX_RESPONSE_BODY_BYTES } from './body-limit.js';
 import type { RawResponse } from './envelope.js';
 import {
   APIConnectionError,
@@ -22,6 +21,18 @@ import type { SendSlots } from './send-slots.js';
 import { onAbort } from './signal-fan-in.js';
 
 const ignore = () => undefined;
+
+/**
+ * The most bytes of one response body an attempt reads, counted after
+ * decompression: 8 MiB, some 80 times a page of 100 items (about 100 KB).
+ * Past it the read stops (the connection is closed) and the call rejects with
+ * a `ResponseBodyError` whose `reason` is `'too-large'`. The one place the cap
+ * is held, whatever `fetch` sent the attempt: {@link readBody}.
+ */
+export const MAX_RESPONSE_BODY_BYTES = 8 * 1024 * 1024;
+
+/** What a body read rejects with past the cap. */
+class BodyTooLarge extends Error {}
 
 /** What every attempt of one call shares, built once per call. */
 export class Call {
@@ -292,7 +303,7 @@ interface Arrived {
 function bodyError(call: Call, arrived: Arrived, error: unknown): ResponseBodyError {
   const { label, idempotencyKey, secret } = call;
   const common = { ...arrived, limit: MAX_RESPONSE_BODY_BYTES, idempotencyKey };
-  if (isBodyTooLarge(error)) {
+  if (error instanceof BodyTooLarge) {
     const message = `${label} answered ${arrived.status} with a body over ${MAX_RESPONSE_BODY_BYTES / 1024 / 1024} MiB, the most lunas reads of one response; it stopped reading there`;
     return new ResponseBodyError({ ...common, message, reason: 'too-large' });
   }
@@ -307,7 +318,7 @@ function bodyError(call: Call, arrived: Arrived, error: unknown): ResponseBodyEr
  * deadline (cancelling ends a pending read and closes the connection, which
  * `text()`, locking the body, does not allow), or whole by `text()` when the
  * body offers no reader; the wait ends at the deadline whatever the body
- * does. Rejects with the cap's error ({@link bodyTooLarge}) past it.
+ * does. Rejects with {@link BodyTooLarge} past the cap.
  */
 async function readBody(response: Response, deadline: Deadline): Promise<string> {
   const body: unknown = response.body;
@@ -342,7 +353,7 @@ async function readBody(response: Response, deadline: Deadline): Promise<string>
   // Nothing to read chunk by chunk: the response's own text(), measured once whole.
   const text = await deadline.bound(response.text());
   if (text.length > MAX_RESPONSE_BODY_BYTES || new TextEncoder().encode(text).byteLength > MAX_RESPONSE_BODY_BYTES) {
-    throw bodyTooLarge();
+    throw new BodyTooLarge();
   }
   return text;
 }
@@ -361,7 +372,7 @@ async function readChunks(next: () => Promise<IteratorResult<unknown>>, cancel: 
     bytes += chunk.byteLength;
     if (bytes > MAX_RESPONSE_BODY_BYTES) {
       cancel();
-      throw bodyTooLarge();
+      throw new BodyTooLarge();
     }
     text += decoder.decode(chunk, { stream: true });
   }

@@ -5,18 +5,13 @@
  * runs the retry loop, attempt.ts each attempt's deadline), and redirects are
  * never followed (redirects.ts).
  *
- * What ky sends through is chosen once per process and kept for its life:
- * the caller's `fetch` when one is given; otherwise, on Node.js, lunas's Node
- * transport (node-transport.ts, undici's `request` on the global dispatcher
- * global `fetch` uses); anywhere else global `fetch`, looked up per attempt
- * so that a test's mock is seen.
+ * ky sends through the process's `fetch`: the caller's `fetch` when one is
+ * given, else global `fetch`, looked up at each attempt, on every runtime.
+ * So what the merchant's process does to `fetch` applies to lunas: msw and
+ * nock in a test suite, an APM's wrapper, the global dispatcher.
  */
 import { LunasError } from './errors.js';
-import type { Log } from './log.js';
-import type * as NodeTransportModule from './node-transport.js';
-import type { NodeFetch } from './node-transport.js';
 import { followedFrom, REDIRECT_MODE } from './redirects.js';
-import { nodeVersion, versionAtLeast } from './runtime.js';
 import { describeError, foreignError } from './secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
@@ -46,13 +41,11 @@ interface Forwarded {
 }
 
 /**
- * Imports ky, which the module loader caches for every later client, and
- * settles the process's transport. A failed import of ky rejects with a
- * {@link LunasError} and is cached by nothing, so a later call tries again.
+ * Imports ky, which the module loader caches for every later client. A
+ * failed import rejects with a {@link LunasError} and is cached by nothing,
+ * so a later call tries again.
  */
-export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined, log?: Log): Promise<Ky> {
-  // Both loaded at once: undici's import, on Node.js, need not wait for ky's.
-  const transport = fetch === undefined ? processTransport(log) : undefined;
+export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | undefined): Promise<Ky> {
   let ky: typeof import('ky');
   try {
     ky = await import('ky');
@@ -62,35 +55,26 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
       cause,
     });
   }
-  const own = await transport;
   const instance = ky.default.create({
     prefixUrl: baseURL,
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
     redirect: REDIRECT_MODE,
-    fetch:
-      own === undefined
-        ? async (input, options) => {
-            const { signal, headers } = (options as Forwarded).lunasAttempt;
-            // ky hands fetch the Request it built.
-            const request = input instanceof Request ? input : new Request(input);
-            // On the Request itself, which is what a caller's fetch reads them from.
-            for (const name of Object.keys(headers)) request.headers.set(name, headers[name]!);
-            // Looked up per call, so a test's mock of global fetch is seen.
-            const send = fetch ?? globalThis.fetch;
-            // `redirect` in the init too, for a fetch that reads only the init (or rebuilds the Request).
-            const response = await send(request, { redirect: REDIRECT_MODE, signal });
-            const followed = followedFrom(response, request.url);
-            if (followed) throw followed;
-            return response;
-          }
-        : (input, options) => {
-            // The Request's URL and method; its headers and body as lunas built them, as
-            // fetch's init overrides them, so they are not read back from the Request.
-            const { signal, headers, body } = (options as Forwarded).lunasAttempt;
-            return own(input, { headers, body: body ?? null, signal, redirect: REDIRECT_MODE });
-          },
+    fetch: async (input, options) => {
+      const { signal, headers } = (options as Forwarded).lunasAttempt;
+      // ky hands fetch the Request it built.
+      const request = input instanceof Request ? input : new Request(input);
+      // On the Request itself, which is what a caller's fetch reads them from.
+      for (const name of Object.keys(headers)) request.headers.set(name, headers[name]!);
+      // Looked up at each attempt, so a test's mock or an APM's wrapper installed at any time is seen.
+      const send = fetch ?? globalThis.fetch;
+      // `redirect` in the init too, for a fetch that reads only the init (or rebuilds the Request).
+      const response = await send(request, { redirect: REDIRECT_MODE, signal });
+      const followed = followedFrom(response, request.url);
+      if (followed) throw followed;
+      return response;
+    },
   });
   return {
     send: (target, { method, headers, body }, signal) => {
@@ -103,47 +87,4 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
       return instance(target, options as object);
     },
   };
-}
-
-/**
- * The file of node-transport.ts, beside this module's in the source and in
- * dist/ (a build entry of its own). A variable, so that no bundler (a
- * browser's, a Worker's) follows the import and packs Node-only code it
- * never runs.
- */
-const NODE_TRANSPORT_MODULE = './node-transport.js';
-
-/** undici 7's floor: on an older Node.js 20, global `fetch` sends. */
-const UNDICI_NODE_FLOOR = [20, 18, 1] as const;
-
-/** The process's transport, settled once: lunas's Node transport, or `undefined` for global `fetch`. */
-let processTransportLoaded: Promise<NodeFetch | undefined> | undefined;
-
-/**
- * The transport of every client of this process that passes no `fetch`,
- * settled by the first call and kept for the life of the process: lunas's
- * Node transport on Node.js (from 20.18.1, undici 7's floor), else
- * `undefined`, meaning global `fetch`. When the Node transport cannot be
- * loaded (undici missing from a bundled deployment, say), global `fetch`
- * sends for the life of the process, and the log says so once. Never rejects.
- */
-export function processTransport(log?: Log): Promise<NodeFetch | undefined> {
-  return (processTransportLoaded ??= loadProcessTransport(log));
-}
-
-async function loadProcessTransport(log: Log | undefined): Promise<NodeFetch | undefined> {
-  const version = nodeVersion();
-  if (version === undefined || !versionAtLeast(version, UNDICI_NODE_FLOOR)) return undefined;
-  try {
-    const module = (await import(
-      /* webpackIgnore: true */ /* @vite-ignore */ NODE_TRANSPORT_MODULE
-    )) as typeof NodeTransportModule;
-    return await module.loadNodeFetch();
-  } catch (error) {
-    log?.write(
-      'warn',
-      `lunas sends through global fetch in this process: its Node.js transport could not be loaded (${describeError(foreignError(error))})`,
-    );
-    return undefined;
-  }
 }

@@ -136,7 +136,7 @@ export class Transport {
     // ky is loaded with the first request, not with `import 'lunas-sdk'` (a process
     // that builds a client and never calls pays nothing for it), and before the
     // first attempt's timer starts: loading code is not waiting on the network.
-    const http = (this.#http ??= await loadKy(config.baseURL, config.fetch, log));
+    const http = (this.#http ??= await loadKy(config.baseURL, config.fetch));
     const call = new Call(config, http, this.#slots, {
       target: target(spec),
       init: { method, headers: callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body), body },

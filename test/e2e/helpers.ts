@@ -2,21 +2,21 @@
  * Shared set-up of the end-to-end suite: a real sandbox on 127.0.0.1 and a
  * client pointed at it, both imported by package name as merchants do.
  *
- * The clients pass no `fetch`, so on Node.js they send through lunas's Node
- * transport. `LUNAS_TEST_TRANSPORT=fetch` (`npm run test:e2e:fetch`) gives
- * them `fetch: globalThis.fetch` instead: the standard path, the one Bun,
- * Deno, Workers, browsers and a caller's `fetch` take.
+ * The clients pass no `fetch`, so they send through global `fetch`, as a
+ * merchant's do. `LUNAS_TEST_TRANSPORT=undici` (`npm run test:e2e:undici`)
+ * gives them `fetch: undiciFetch` from lunas-sdk/undici instead: the opt-in
+ * fast path over undici's `request`.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, type TestContext } from 'vitest';
 import { Client, type ClientOptions } from 'lunas-sdk';
 import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
+import { undiciFetch } from 'lunas-sdk/undici';
 
-/** The transport the suite's clients send through: none given (Node's), or global fetch. */
-const transport: ClientOptions =
-  process.env.LUNAS_TEST_TRANSPORT === 'fetch' ? { fetch: (input, init) => globalThis.fetch(input, init) } : {};
-if (![undefined, '', 'fetch', 'node'].includes(process.env.LUNAS_TEST_TRANSPORT)) {
-  throw new Error(`LUNAS_TEST_TRANSPORT must be 'fetch' or 'node', not ${process.env.LUNAS_TEST_TRANSPORT}`);
+/** The transport the suite's clients send through: none given (global fetch), or undiciFetch. */
+const transport: ClientOptions = process.env.LUNAS_TEST_TRANSPORT === 'undici' ? { fetch: undiciFetch } : {};
+if (![undefined, '', 'fetch', 'undici'].includes(process.env.LUNAS_TEST_TRANSPORT)) {
+  throw new Error(`LUNAS_TEST_TRANSPORT must be 'fetch' or 'undici', not ${process.env.LUNAS_TEST_TRANSPORT}`);
 }
 
 /**

@@ -175,7 +175,7 @@ describe('a body that cannot be read, from a response that did arrive', () => {
 });
 
 describe('the transport under test', () => {
-  it('is the one LUNAS_TEST_TRANSPORT names: Node’s own client by default, global fetch with `fetch`', async () => {
+  it('is the one LUNAS_TEST_TRANSPORT names: global fetch by default, undiciFetch with `undici`', async () => {
     const headers: IncomingMessage['headers'][] = [];
     const server = createServer((request, response) => {
       headers.push(request.headers);
@@ -191,7 +191,7 @@ describe('the transport under test', () => {
     await rejection(client.charges.retrieve('ch_1'));
     // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's own client sends only what it is given.
     expect(headers.map((seen) => seen['sec-fetch-mode'])).toEqual([
-      process.env.LUNAS_TEST_TRANSPORT === 'fetch' ? 'cors' : undefined,
+      process.env.LUNAS_TEST_TRANSPORT === 'undici' ? undefined : 'cors',
     ]);
   });
 });

@@ -30,13 +30,9 @@ afterEach(() => {
 afterAll(() => server.close());
 
 /**
- * Global `fetch`, looked up per call, for a client msw must see: on Node.js a
- * client given no `fetch` sends through undici's dispatcher, which msw does
- * not intercept.
+ * A client against the msw base URL, given no `fetch`, as a merchant's: it
+ * sends through global `fetch`, which msw intercepts.
  */
-export const viaGlobalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
-
-/** A client against the msw base URL, sending through global `fetch`, which msw intercepts. */
 export function makeClient(options: ClientOptions = {}): Client {
-  return new Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', fetch: viaGlobalFetch, ...options });
+  return new Client({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', ...options });
 }

@@ -1,13 +1,13 @@
 /**
  * What ships to merchants' production installs: exactly the contract's
- * runtime dependencies (ky, zod, and undici, the Node.js transport's), locked so that `npm ci` installs the bytes reviewed.
+ * runtime dependencies (ky and zod), locked so that `npm ci` installs the bytes reviewed.
  * Every check reads package.json and package-lock.json only, so each can fail
  * offline: CI reaches nothing but the npm registry, and a test must not pass
  * or fail with a service's availability. (Known vulnerabilities need the
  * registry's advisory service: that is `npm audit --omit=dev`'s job, run by
  * hand or by a scheduled job, not by this suite.)
  *
- * - The production closure is `ky`, `undici` and `zod` alone: no transitive packages,
+ * - The production closure is `ky` and `zod` alone: no transitive packages,
  *   no install scripts, none marked dev.
  * - Each is locked at an exact version package.json's range allows, with a
  *   sha512 integrity hash `npm ci` verifies the tarball against.
@@ -53,9 +53,9 @@ function productionClosure(): Map<string, LockPackage> {
 }
 
 describe('the production dependency closure', () => {
-  it('is ky, undici and zod alone: no transitive package, none marked dev, no install script', () => {
+  it('is ky and zod alone: no transitive package, none marked dev, no install script', () => {
     const closure = productionClosure();
-    expect([...closure.keys()].sort()).toEqual(['ky', 'undici', 'zod']);
+    expect([...closure.keys()].sort()).toEqual(['ky', 'zod']);
     for (const [name, entry] of closure) {
       expect(entry.dev, name).toBeUndefined();
       expect(entry.hasInstallScript, name).toBeUndefined();

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, type ClientOptions, LunasError, type Logger, VERSION } from '../../src/index.js';
-import { makeClient, viaGlobalFetch } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
 import { thrown } from '../helpers/rejection.js';
@@ -79,7 +79,7 @@ describe('API key and base URL', () => {
     vi.stubEnv('LUNAS_API_KEY', 'sk_from_env_1');
     vi.stubEnv('LUNAS_BASE_URL', 'https://env.lunas.test/');
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())), 'https://env.lunas.test');
-    const client = new Client({ logLevel: 'off', fetch: viaGlobalFetch });
+    const client = new Client({ logLevel: 'off' });
 
     expect(client.baseURL).toBe('https://env.lunas.test');
     await client.charges.retrieve(CHARGE_ID);
@@ -180,7 +180,7 @@ describe('API key and base URL', () => {
     ['https://localhost', 'https://localhost'],
     ['https://pay.lunas.test/base/', 'https://pay.lunas.test/base'],
   ])('https is accepted for any host: %s sends to %s', async (baseURL, expected) => {
-    const client = new Client({ apiKey: API_KEY, baseURL, fetch: viaGlobalFetch });
+    const client = new Client({ apiKey: API_KEY, baseURL });
     expect(client.baseURL).toBe(expected);
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())), expected);
     await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
@@ -340,7 +340,7 @@ describe('withOptions', () => {
   it('keeps a key that came from LUNAS_API_KEY, even after the variable changes', async () => {
     clearEnv();
     vi.stubEnv('LUNAS_API_KEY', 'sk_env_first');
-    const original = new Client({ baseURL: BASE_URL, logLevel: 'off', fetch: viaGlobalFetch });
+    const original = new Client({ baseURL: BASE_URL, logLevel: 'off' });
     // Secrets are often removed from the environment once read, or rotated.
     vi.stubEnv('LUNAS_API_KEY', 'sk_env_second');
     const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
@@ -485,8 +485,7 @@ describe('logging', () => {
     );
   }
 
-  const build = (options: ClientOptions) =>
-    new Client({ apiKey: API_KEY, baseURL: BASE_URL, fetch: viaGlobalFetch, ...options });
+  const build = (options: ClientOptions) => new Client({ apiKey: API_KEY, baseURL: BASE_URL, ...options });
 
   it('defaults to warn: nothing is logged for a success or a retry', async () => {
     clearEnv();

@@ -5,7 +5,7 @@
  * dynamic imports gives two module instances, each with its own classes.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { viaGlobalFetch } from '../helpers/msw.js';
+import '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID } from '../helpers/fixtures.js';
 import { rejection } from '../helpers/rejection.js';
@@ -114,7 +114,6 @@ describe('errors across two copies of lunas', () => {
       baseURL: BASE_URL,
       logLevel: 'off',
       maxRetries: 0,
-      fetch: viaGlobalFetch,
     });
     const error = await rejection(client.charges.retrieve(CHARGE_ID));
 

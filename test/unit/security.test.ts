@@ -22,7 +22,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
-import { makeClient, viaGlobalFetch } from '../helpers/msw.js';
+import { makeClient } from '../helpers/msw.js';
 import { collect } from '../helpers/pages.js';
 import { recordEvents, recordingLogger } from '../helpers/recorders.js';
 import {
@@ -157,7 +157,7 @@ describe('the API key never appears in an error', () => {
       textReply(attempt === 1 ? 503 : 401, body, { 'content-type': 'application/json', 'retry-after-ms': '0' }),
     );
     const { lines, logger } = recordingLogger();
-    const client = new Client({ apiKey: key, baseURL: BASE_URL, logger, logLevel: 'debug', fetch: viaGlobalFetch });
+    const client = new Client({ apiKey: key, baseURL: BASE_URL, logger, logLevel: 'debug' });
     const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as Error).message).toContain('Invalid API key');

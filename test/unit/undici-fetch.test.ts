@@ -1,10 +1,10 @@
 /**
- * lunas's transport on Node.js (src/core/node-transport.ts): undici's
- * `request` on the global dispatcher, under ky, against real loopback
+ * `undiciFetch` (lunas-sdk/undici): undici's `request` on the global
+ * dispatcher, as a client's `fetch` and on its own, against real loopback
  * servers (msw does not see undici's requests, and a socket is what
- * keep-alive, aborts, codings and parsing are about). Where the transport
- * promises to do what global `fetch` does, the test asks `fetch` the same
- * question in the same process and expects the same answer.
+ * keep-alive, aborts, codings and parsing are about). Where it promises to
+ * do what global `fetch` does, the test asks `fetch` the same question in
+ * the same process and expects the same answer.
  */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,9 +28,8 @@ import {
   getResponseInfo,
   ResponseBodyError,
 } from '../../src/index.js';
-import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/body-limit.js';
-import { processTransport } from '../../src/core/ky.js';
-import { createNodeFetch, type UndiciRequest } from '../../src/core/node-transport.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/attempt.js';
+import { undiciFetch } from '../../src/undici/index.js';
 import { startSandbox } from '../../src/testing/index.js';
 import { chargeJson } from '../helpers/fixtures.js';
 
@@ -108,12 +107,12 @@ afterEach(async () => {
   );
 });
 
-const API_KEY = 'sk_test_node_transport';
+const API_KEY = 'sk_test_undici_fetch';
 const charge = chargeJson({ id: 'ch_1' });
 
-/** A client with no `fetch`: on Node.js, it sends through lunas's Node transport. */
+/** A client sending through `undiciFetch`. */
 const client = (url: string, options: Partial<ClientOptions> = {}) =>
-  new Client({ apiKey: API_KEY, baseURL: `${url}/v1`, logLevel: 'off', maxRetries: 0, ...options });
+  new Client({ apiKey: API_KEY, baseURL: `${url}/v1`, logLevel: 'off', maxRetries: 0, fetch: undiciFetch, ...options });
 
 /** What a call rejects with. */
 const failure = (promise: Promise<unknown>) =>
@@ -122,48 +121,60 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
-/** Runs `script` (ESM, with the SDK's source at `SDK`) in a fresh Node.js process and returns its last line as JSON. */
+/**
+ * Runs `script` (ESM, with the SDK's source at `SDK` and lunas-sdk/undici's at
+ * `UNDICI`) in a fresh Node.js process and returns its last line as JSON.
+ */
 async function fresh(script: string, env: Record<string, string> = {}): Promise<unknown> {
   const sdk = new URL('../../src/index.ts', import.meta.url).href;
+  const undici = new URL('../../src/undici/index.ts', import.meta.url).href;
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', `const SDK = ${JSON.stringify(sdk)};\n${script}`],
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const SDK = ${JSON.stringify(sdk)};\nconst UNDICI = ${JSON.stringify(undici)};\n${script}`,
+    ],
     { encoding: 'utf8', env: { ...process.env, ...env } },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 
-describe('the Node transport is the process’s one transport', () => {
-  it('is in place before the first call', async () => {
-    await expect(processTransport()).resolves.toBeTypeOf('function');
-  });
-
-  it('sends a process’s first call and its later ones the same way, and never through global fetch', async () => {
+describe('a client without a fetch, and lunas-sdk/undici loaded beside it', () => {
+  it('sends every call through global fetch, the first included, and undiciFetch only when given', async () => {
     const loopback = await serve((_req, res) => json(res, 200, { status: 'success', data: charge }));
-    // Global fetch replaced by a counter in a fresh process: a client without `fetch` must not call it, first call included.
+    // Global fetch wrapped by a counter in a fresh process, as an APM would, before lunas is imported.
     const script = `
       let viaGlobalFetch = 0;
       const original = globalThis.fetch;
       globalThis.fetch = (...args) => { viaGlobalFetch++; return original(...args); };
       const { Client } = await import(SDK);
-      const client = new Client({ apiKey: 'sk_test_first_attempt', baseURL: ${JSON.stringify(loopback.url)}, logLevel: 'off', maxRetries: 0 });
+      const { undiciFetch } = await import(UNDICI);
+      const options = { apiKey: 'sk_test_first_attempt', baseURL: ${JSON.stringify(loopback.url)}, logLevel: 'off', maxRetries: 0 };
+      const client = new Client(options);
       for (let i = 0; i < 3; i++) await client.charges.retrieve('ch_1');
-      console.log(JSON.stringify({ viaGlobalFetch }));`;
-    expect(await fresh(script)).toEqual({ viaGlobalFetch: 0 });
+      const seenByDefault = viaGlobalFetch;
+      await new Client({ ...options, fetch: undiciFetch }).charges.retrieve('ch_1');
+      console.log(JSON.stringify({ seenByDefault, seenInAll: viaGlobalFetch }));`;
+    expect(await fresh(script)).toEqual({ seenByDefault: 3, seenInAll: 3 });
     // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's request sends only what it is given.
     expect(loopback.seen.map((request) => request.headers['sec-fetch-mode'])).toEqual([
-      undefined,
-      undefined,
+      'cors',
+      'cors',
+      'cors',
       undefined,
     ]);
   });
 
-  it('leaves global fetch on Node’s own dispatcher: loading lunas changes nothing the merchant’s fetch does', async () => {
+  it('leaves global fetch on Node’s own dispatcher: loading lunas-sdk/undici changes nothing the merchant’s fetch does', async () => {
     // Node 20's own fetch accepts a folded header; the Agent undici's entry installs when none is set does not.
     const url = await serveRaw(foldedResponse);
     const script = `
       const { Client } = await import(SDK);
-      const client = new Client({ apiKey: 'sk_test_first_attempt', baseURL: ${JSON.stringify(url)}, logLevel: 'off', maxRetries: 0 });
+      const { undiciFetch } = await import(UNDICI);
+      const client = new Client({ apiKey: 'sk_test_first_attempt', baseURL: ${JSON.stringify(url)}, logLevel: 'off', maxRetries: 0, fetch: undiciFetch });
       const lunas = await client.get('/v1/ping').then(() => 'ok', (e) => e.name);
       const fetched = await fetch(${JSON.stringify(url)}).then((r) => r.text()).then(() => 'ok', (e) => e.cause?.code ?? e.name);
       console.log(JSON.stringify({ lunas, fetched }));`;
@@ -381,7 +392,8 @@ describe('the same exchange as global fetch', () => {
       const url = loopback.url.replace('http:', 'https:');
       const script = `
         const { Client } = await import(SDK);
-        const client = new Client({ apiKey: 'sk_test_extra_ca_1', baseURL: ${JSON.stringify(url)}, logLevel: 'off', maxRetries: 0 });
+        const { undiciFetch } = await import(UNDICI);
+        const client = new Client({ apiKey: 'sk_test_extra_ca_1', baseURL: ${JSON.stringify(url)}, logLevel: 'off', maxRetries: 0, fetch: undiciFetch });
         const lunas = await client.charges.retrieve('ch_1').then((c) => c.id, (e) => e.name);
         const fetched = await fetch(${JSON.stringify(url)}).then((r) => r.status, (e) => e.cause?.code);
         console.log(JSON.stringify({ lunas, fetched }));`;
@@ -393,7 +405,7 @@ describe('the same exchange as global fetch', () => {
   });
 });
 
-describe('a client without a fetch, over the Node transport', () => {
+describe('a client over undiciFetch', () => {
   it('sends the headers and JSON body lunas built, and reads status, request id and data', async () => {
     const loopback = await serve((_req, res) =>
       json(res, 201, { status: 'success', data: { id: 'tr_1' } }, { 'x-request-id': 'req_post' }),
@@ -492,6 +504,20 @@ describe('a client without a fetch, over the Node transport', () => {
     expect(await failure(client(loopback.url).charges.retrieve('ch_1'))).toMatchObject({ reason: 'too-large' });
   });
 
+  it('decodes only as far as it reads: a 1 GiB brotli body stops at the cap with memory to spare', async () => {
+    const bomb = brotliCompressSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    const loopback = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br, br, br, br' });
+      // Four layers of a 64 MiB run: stacked, it would inflate to far more than 1 GiB if decoded ahead.
+      res.end(brotliCompressSync(brotliCompressSync(brotliCompressSync(bomb))));
+    });
+    const before = process.memoryUsage();
+    expect(await failure(client(loopback.url).charges.retrieve('ch_1'))).toMatchObject({ reason: 'too-large' });
+    const after = process.memoryUsage();
+    expect(after.arrayBuffers + after.heapUsed - before.arrayBuffers - before.heapUsed).toBeLessThan(256 * 1024 * 1024);
+    await loopback.closed;
+  });
+
   it('reads a body that breaks off after the headers as unreadable, not as no response', async () => {
     const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
     const url = await serveRaw(() => `${head}{"status"`, true);
@@ -509,11 +535,8 @@ describe('a client without a fetch, over the Node transport', () => {
   });
 });
 
-describe('createNodeFetch, as a fetch', () => {
-  const nodeFetch = createNodeFetch((async (url, options) => {
-    const { request } = await import('undici');
-    return request(url, options);
-  }) satisfies UndiciRequest);
+describe('undiciFetch, as a fetch', () => {
+  const nodeFetch = undiciFetch;
 
   it('takes a URL and an init as fetch does, and answers a real Response', async () => {
     const loopback = await serve((req, res, body) => json(res, 200, { method: req.method, body }));
@@ -561,11 +584,11 @@ describe('createNodeFetch, as a fetch', () => {
   });
 });
 
-describe('lunas over the Node transport, end to end against the sandbox', () => {
+describe('lunas over undiciFetch, end to end against the sandbox', () => {
   it('creates, retrieves and walks charges', async () => {
     const sandbox = await startSandbox();
     try {
-      const lunas = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, logLevel: 'off' });
+      const lunas = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, logLevel: 'off', fetch: undiciFetch });
       const created = await lunas.charges.create({ payment_method: 'qris', amount: 25_000 });
       expect((await lunas.charges.retrieve(created.id)).id).toBe(created.id);
       for (let i = 0; i < 4; i++) await lunas.charges.create({ payment_method: 'qris', amount: 10_000 + i });
