@@ -2,9 +2,10 @@
 # Runtime matrix: installs the packed package (as `npm publish` would ship it)
 # into a fresh consumer project and runs one ESM and one CommonJS program on
 # Node 20 (this machine's), Node 22, Node 24, Bun and Deno. On Node.js each
-# runs twice: with no `fetch` (lunas sends through its Node transport, undici)
-# and with `fetch` given (the standard path, which Bun and Deno take), each run
-# checking which transport sent its requests. Each program starts
+# runs twice: with no `fetch` (lunas sends through global `fetch`, as on every
+# runtime) and with `fetch: undiciFetch` from lunas-sdk/undici (undici 7, the
+# optional peer, installed beside it), each run checking which of the two sent
+# its requests. Each program starts
 # the sandbox, creates and pays a charge, walks a list across pages, makes a
 # transfer and checks an error class and that a 307 is an APIError (nothing
 # sent where it points), then does a create, pay and list against
@@ -90,7 +91,8 @@ tarball="$(cd "$ROOT" && npm pack --ignore-scripts --silent --pack-destination "
 mkdir "$WORK/consumer"
 cd "$WORK/consumer"
 echo '{ "name": "lunas-consumer", "private": true }' >package.json
-npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" >"$WORK/consumer-install.log" 2>&1 || {
+# undici: the optional peer of lunas-sdk/undici, which the Node.js rows' second run sends through.
+npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" "undici@$(node -p "require('$ROOT/node_modules/undici/package.json').version")" >"$WORK/consumer-install.log" 2>&1 || {
   cat "$WORK/consumer-install.log" >&2
   exit 1
 }
@@ -98,7 +100,7 @@ npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" >"$WORK/consumer-install.log" 2>&
 # One scenario, written once, run as ESM (esm.mjs) and as CommonJS (cjs.cjs).
 scenario() {
   cat <<'JS'
-// 'node' or 'fetch' on the Node.js rows (which transport lunas must send through), unset elsewhere
+// 'fetch' or 'undici' on the Node.js rows (which transport lunas must send through), unset elsewhere
 // (Deno runs without environment access, where reading it throws).
 const transport = (() => {
   try {
@@ -107,13 +109,14 @@ const transport = (() => {
     return undefined;
   }
 })();
-const fetchOption = transport === 'fetch' ? { fetch: (input, init) => globalThis.fetch(input, init) } : {};
+let fetchOption = {};
 
 async function main(format) {
   const watchdog = setTimeout(() => {
     console.error(`${format}: timed out`);
     process.exit(1);
   }, 30_000);
+  if (transport === 'undici') fetchOption = { fetch: (await loadUndici()).undiciFetch };
   if (transport) await checkTransport(transport);
   const sandbox = await startSandbox();
   try {
@@ -163,12 +166,12 @@ async function main(format) {
 }
 
 // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's request sends only what it is given.
-// One transport for the life of the process: the first request and the later ones go the same way.
+// The first request and the later ones go the same way.
 async function checkTransport(expected) {
   const { createServer } = await import('node:http');
   const seen = [];
   const server = createServer((request, response) => {
-    seen.push(request.headers['sec-fetch-mode'] === 'cors' ? 'fetch' : 'node');
+    seen.push(request.headers['sec-fetch-mode'] === 'cors' ? 'fetch' : 'undici');
     response.writeHead(404, { 'content-type': 'application/json' });
     response.end('{"status":"error","message":"no such charge"}');
   });
@@ -200,6 +203,7 @@ JS
 {
   echo "import { APIError, Client, LunasError, NotFoundError } from 'lunas-sdk';"
   echo "import { createSandbox, startSandbox } from 'lunas-sdk/testing';"
+  echo "const loadUndici = () => import('lunas-sdk/undici');"
   scenario
   echo "await main('esm');"
 } >esm.mjs
@@ -207,6 +211,7 @@ JS
   echo "'use strict';"
   echo "const { APIError, Client, LunasError, NotFoundError } = require('lunas-sdk');"
   echo "const { createSandbox, startSandbox } = require('lunas-sdk/testing');"
+  echo "const loadUndici = async () => require('lunas-sdk/undici');"
   scenario
   echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"
 } >cjs.cjs
@@ -239,12 +244,12 @@ DENO_RUN=("$DENO" run --allow-net=127.0.0.1)
 
 # name|version command|run command (the program's file name is appended)
 RUNTIMES=(
-  "Node 20|node --version|env LUNAS_MATRIX_TRANSPORT=node node"
-  "Node 20, fetch given|node --version|env LUNAS_MATRIX_TRANSPORT=fetch node"
-  "Node 22|$NODE22 --version|env LUNAS_MATRIX_TRANSPORT=node $NODE22"
-  "Node 22, fetch given|$NODE22 --version|env LUNAS_MATRIX_TRANSPORT=fetch $NODE22"
-  "Node 24|$NODE24 --version|env LUNAS_MATRIX_TRANSPORT=node $NODE24"
-  "Node 24, fetch given|$NODE24 --version|env LUNAS_MATRIX_TRANSPORT=fetch $NODE24"
+  "Node 20|node --version|env LUNAS_MATRIX_TRANSPORT=fetch node"
+  "Node 20, undiciFetch|node --version|env LUNAS_MATRIX_TRANSPORT=undici node"
+  "Node 22|$NODE22 --version|env LUNAS_MATRIX_TRANSPORT=fetch $NODE22"
+  "Node 22, undiciFetch|$NODE22 --version|env LUNAS_MATRIX_TRANSPORT=undici $NODE22"
+  "Node 24|$NODE24 --version|env LUNAS_MATRIX_TRANSPORT=fetch $NODE24"
+  "Node 24, undiciFetch|$NODE24 --version|env LUNAS_MATRIX_TRANSPORT=undici $NODE24"
   "Bun|$BUN --version|$BUN"
   "Deno|$DENO --version|${DENO_RUN[*]}"
 )
