@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The suite again on the newest versions package.json's ranges allow. The
 # runtime dependencies take caret ranges, so a merchant's install may resolve a
-# newer ky, zod or undici than package-lock.json holds: this builds and tests
+# newer ky or zod than package-lock.json holds: this builds and tests
 # lunas against the newest each range allows, in a copy of the repository, so
 # the checkout's node_modules and package-lock.json stay as they are.
 #   1. the tracked (and untracked, not ignored) files copied to a temporary
