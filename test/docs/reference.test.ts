@@ -70,6 +70,8 @@ describe('the built API reference', () => {
       'OpenTelemetry',
       'lunas-sdk/testing',
       'Testing',
+      'lunas-sdk/undici',
+      'Transport',
     ]);
   });
 
