@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    // Public ground (CONTRIBUTING): dependencies and the runtime only through their documented,
+    // Public ground (docs/decisions/0004-public-ground.md): dependencies and the runtime only through their documented,
     // exported API, since a private path, symbol or field may change in any release the caret
     // ranges let in. scripts/check-public-ground.ts checks the same on dist/, bundled code included.
     files: ['src/**/*.ts'],

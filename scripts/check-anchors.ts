@@ -1,5 +1,5 @@
-// CI gate: every link in README.md and docs/*.md that names a local file or an
-// anchor resolves on the repository host. Anchors are GitHub's heading slugs
+// CI gate: every link in README.md, CONTRIBUTING.md, docs/*.md and docs/decisions/*.md
+// that names a local file or an anchor resolves on the repository host. Anchors are GitHub's heading slugs
 // (scripts/docs/github-slugs.mjs), which the built reference uses too (the
 // typedoc plugin in scripts/docs/typedoc-plugin.mjs). Fails on a link to a file
 // that does not exist, an `#anchor` its target has no heading for, and a bare
@@ -13,12 +13,12 @@ import { headings } from './docs/github-slugs.mjs';
 import { markdownLinks, proseLines } from './markdown-links.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const guides = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
+const markdownIn = (folder: string): string[] =>
+  readdirSync(join(root, folder))
     .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+    .map((name) => `${folder}/${name}`);
+/** The shipped guides, and the maintainers' map and decision records, which link into them. */
+const guides = ['README.md', 'CONTRIBUTING.md', ...markdownIn('docs'), ...markdownIn('docs/decisions')];
 
 /** Bare file names a renderer's linkify would send to `http://name.md`. */
 function bareFileNames(markdown: string): { line: number; name: string }[] {
@@ -64,7 +64,9 @@ for (const file of guides) {
   }
 }
 if (problems.length > 0) {
-  console.error(`${problems.length} broken link(s) in README.md and docs/*.md:\n${problems.join('\n')}`);
+  console.error(
+    `${problems.length} broken link(s) in README.md, CONTRIBUTING.md, docs/*.md and docs/decisions/*.md:\n${problems.join('\n')}`,
+  );
   process.exit(1);
 }
 console.log(`${checked} local links and anchors in ${guides.length} guides resolve on the repository host`);

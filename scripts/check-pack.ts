@@ -123,7 +123,8 @@ for (const file of files) {
 
 /**
  * `repository`, `homepage` and `bugs` come together, once the repository has a public
- * URL (CONTRIBUTING, "Package metadata"): all three absent, or all three naming it.
+ * URL (docs/decisions/0028-package-ships-src-no-repository-url.md): all three absent, or
+ * all three naming it.
  */
 function checkRepositoryFields(manifest: Record<string, unknown>): void {
   const urlOf = (value: unknown): string | undefined => {

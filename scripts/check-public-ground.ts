@@ -128,7 +128,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   if (found.length > 0) {
     console.error(
-      '\nlunas uses its dependencies and the runtime through their public API only (CONTRIBUTING, "Public ground").',
+      '\nlunas uses its dependencies and the runtime through their public API only (docs/decisions/0004-public-ground.md).',
     );
     process.exit(1);
   }

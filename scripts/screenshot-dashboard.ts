@@ -2,7 +2,8 @@
 //   npx tsx scripts/screenshot-dashboard.ts [output file]
 // Default: docs/images/sandbox-dashboard.png. A sandbox with a few charges (one paid,
 // one failed, two pending), a transfer, and webhooks to a receiver here that fails
-// each event's first attempt, so the page shows a retry.
+// each event's first attempt, so the page shows a retry. Then shrink it with Debian's
+// pngquant (`pngquant --quality=60-85`): the image ships in the package.
 import { createServer } from 'node:http';
 import { Client } from 'lunas-sdk';
 import { startSandbox } from 'lunas-sdk/testing';

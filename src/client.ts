@@ -1,3 +1,6 @@
+// The Client: built from its settings (core/options.ts), one transport and one set of
+// listeners per client; withOptions (a client sharing this one's listeners, handed over
+// explicitly), on/off, the resource namespaces and the raw get/post.
 import { API, type GetOptions, type PostOptions } from './core/request.js';
 import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/options.js';
 import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';

@@ -1,3 +1,5 @@
+// Logging: the levels, the merchant's logger checked once at construction (a level it has
+// no method for is dropped), and every line prefixed `lunas: ` with the API key masked.
 import { LunasError } from './errors.js';
 import { redact, type Secret } from './secrets.js';
 

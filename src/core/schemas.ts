@@ -6,7 +6,7 @@
  *   accepted) so a field or status the service adds later never breaks a
  *   merchant. `looseObject` is zod/mini's own: zod's faster compiled object
  *   parser is reachable only through its internals, which any zod release
- *   may reshape (CONTRIBUTING, "Public ground").
+ *   may reshape (docs/decisions/0004-public-ground.md).
  * - Requests are strict, with the service's messages, each naming the value
  *   given and how to write it; `validate` runs one and turns its issues into
  *   the service's fields map, so a refusal before sending reads like the

@@ -1,3 +1,5 @@
+// browserTest: a vitest test given one Debian Chromium per test file (chromium.ts), with
+// REBOUND resolved to 127.0.0.1, for the payment page's and the sandbox page's browser tests.
 import type { Browser } from 'playwright-core';
 import { test } from 'vitest';
 import { launchChromium } from './chromium.js';

@@ -1,3 +1,6 @@
+// ChargeBook, the sandbox's charges: a Map by id beside the lists they are served in, fees and
+// settlement (a paid charge's amount less its fee, handed to the Ledger through onPaid), and
+// expiry as one sweep that fails every due charge in expiry order.
 import { SandboxError } from '../errors.js';
 import type { EventLog } from './events.js';
 import { newVirtualAccountNumber, type IdSource } from './ids.js';

@@ -1,3 +1,6 @@
+// Ledger, the sandbox's accounts, balances and transfers: accounts opened and funded, a paid
+// charge's settlement credited to the caller's account (ChargeBook's onPaid → Ledger.credit),
+// and transfers by id and in the order they are listed.
 import { SandboxError } from '../errors.js';
 import type { IdSource } from './ids.js';
 import { formatCents, parseCents } from './money.js';
