@@ -19,6 +19,7 @@ import { asFollowedRedirect, followedRedirectError } from './redirects.js';
 import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
 import type { SendSlots } from './send-slots.js';
 import { onAbort } from './signal-fan-in.js';
+import { type AttemptContext, sendThrough } from './tracing.js';
 
 const ignore = () => undefined;
 
@@ -183,21 +184,21 @@ class Deadline {
  * a redirect a custom fetch followed, or a body too large or unreadable, and
  * leaves nothing running whichever way it ends.
  */
-export async function sendAttempt(call: Call, init: SendInit): Promise<RawResponse> {
+export async function sendAttempt(call: Call, init: SendInit, traced?: AttemptContext): Promise<RawResponse> {
   const { signal, slots } = call;
   if (signal?.aborted) throw call.callerAbort();
   // The wait for a turn comes before the deadline: it is not the service's time.
   const turn = slots.take(signal, () => call.callerAbort());
   if (turn !== undefined) await turn;
   try {
-    return await sendInTurn(call, init);
+    return await sendInTurn(call, init, traced);
   } finally {
     slots.release();
   }
 }
 
 /** The attempt once it has its turn on the wire. */
-async function sendInTurn(call: Call, init: SendInit): Promise<RawResponse> {
+async function sendInTurn(call: Call, init: SendInit, traced: AttemptContext | undefined): Promise<RawResponse> {
   const { signal, timeout } = call;
   const deadline = new Deadline();
   let timedOut = false;
@@ -210,8 +211,10 @@ async function sendInTurn(call: Call, init: SendInit): Promise<RawResponse> {
   let arrived: Arrived | undefined;
   try {
     // Bounded whatever the transport does with the signal: a merchant's
-    // dispatcher may hold a queued request past its abort.
-    const response = await deadline.bound(call.http.send(call.target, init, deadline.signal));
+    // dispatcher may hold a queued request past its abort. Started inside a
+    // `lunas:attempt` subscriber's runner when one is set.
+    const send = () => call.http.send(call.target, init, deadline.signal);
+    const response = await deadline.bound(sendThrough(traced, send));
     arrived = { status: response.status, headers: maskedHeaders(response, call) };
     const text = maskedText(await readBody(response, deadline), call);
     // A cancelled read ends like a finished one: only the flag tells them apart.

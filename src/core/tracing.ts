@@ -95,9 +95,10 @@ export interface OperationContext {
  * its `request` and `response` events do.
  *
  * `start` sees the fields up to `operationContext`, and may add headers to
- * `headers` (trace context: `traceparent`); `status`, `requestId`, `willRetry`
- * and `error` are set when the attempt ends, before `asyncStart` and
- * `asyncEnd`. It never holds the API key.
+ * `headers` (trace context: `traceparent`) and set {@link runExchange} (to
+ * send the request inside its own async context); `status`, `requestId`,
+ * `willRetry` and `error` are set when the attempt ends, before `asyncStart`
+ * and `asyncEnd`. It never holds the API key.
  * @category Tracing
  */
 export interface AttemptContext {
@@ -124,6 +125,29 @@ export interface AttemptContext {
   readonly headers: Record<string, string>;
   /** The context of the operation this attempt belongs to, when `lunas:operation` has subscribers. */
   readonly operationContext: OperationContext | undefined;
+  /**
+   * The one field a `start` subscriber may set: a function lunas sends this
+   * attempt's HTTP request inside. lunas calls it with a `send` function that
+   * starts the request and returns its promise; it calls `send` at once
+   * (synchronously) and returns what `send` returned. Starts `undefined`:
+   * lunas sends the request directly.
+   *
+   * It is how a tracer makes its attempt's span the active one while the HTTP
+   * client below lunas starts the request, so that an instrumentation of that
+   * client (OpenTelemetry's undici instrumentation, which sees Node.js's
+   * global `fetch` and undici) records the request under it:
+   * `lunas-sdk/otel` sets it to `(send) => context.with(attemptContext, send)`
+   * when such an instrumentation is there
+   * ([Tracing and metrics](../../docs/tracing.md#beside-an-http-client-instrumentation)).
+   *
+   * The request is sent exactly once, whatever the function does: lunas keeps
+   * the promise `send` returned, whatever the function returns. When the field
+   * is not a function, or the function throws before calling `send` or
+   * returns without having called it, lunas sends the request directly; a
+   * second call of `send`, or one made later, sends nothing more and returns
+   * the same promise. To add to a function an earlier subscriber set, wrap it.
+   */
+  runExchange: (<T>(send: () => T) => T) | undefined;
   /** The HTTP status; undefined until the attempt ends, and when no response came (a timeout, a connection failure). */
   readonly status: number | undefined;
   /** The response's `x-request-id`, when the service sent one. */
@@ -132,6 +156,29 @@ export interface AttemptContext {
   readonly willRetry: boolean | undefined;
   /** Why the attempt failed (a `LunasError`), set when it fails; undefined when it succeeded. */
   readonly error?: LunasError | undefined;
+}
+
+/**
+ * @internal Starts an attempt's request through `send`, inside the runner a
+ * `lunas:attempt` subscriber set ({@link AttemptContext.runExchange}), and
+ * returns the promise `send` returned. `send` runs exactly once whatever the
+ * runner does: directly when there is none, when it is not a function, throws
+ * before calling `send` or returns without having called it; a second or late
+ * call gets the same promise. A throw of `send` is that promise's rejection.
+ */
+export function sendThrough<T>(traced: AttemptContext | undefined, send: () => Promise<T>): Promise<T> {
+  if (traced === undefined) return send();
+  let sent: Promise<T> | undefined;
+  const once = () => (sent ??= new Promise<T>((resolve) => resolve(send())));
+  try {
+    // Not a function, a getter that throws, a runner that fails: all caught, and sent below if not yet.
+    const returned: unknown = traced.runExchange?.(once);
+    // An async runner's promise rejects with the request's failure: nobody else awaits it.
+    if (returned instanceof Promise) returned.catch(() => undefined);
+  } catch {
+    // The request was sent by the runner, or is sent below.
+  }
+  return once();
 }
 
 /** @internal A context as lunas fills it in; subscribers see its fields read-only. */
@@ -208,6 +255,7 @@ export function publishEnd<Context extends { error?: unknown }>(
 /** What `diagnostics_channel` offers lunas. */
 interface DiagnosticsChannel {
   tracingChannel?: (name: string) => unknown;
+  hasSubscribers?: (name: string) => unknown;
 }
 
 /** @internal A handler of each of a tracing channel's five events. */
@@ -237,6 +285,20 @@ export function subscribableChannel<Context extends object>(name: string): Subsc
       : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * @internal Whether anyone subscribes to the runtime's channel `name`
+ * (`undici:request:create`, where an instrumentation of undici and global
+ * `fetch` listens), through `diagnostics_channel.hasSubscribers`; false
+ * where the runtime has no channels.
+ */
+export function channelHasSubscribers(name: string): boolean {
+  try {
+    return diagnosticsChannel()?.hasSubscribers?.(name) === true;
+  } catch {
+    return false;
   }
 }
 

@@ -176,7 +176,7 @@ export class Transport {
           });
         }
         if (log.debugEnabled) log.write('debug', `${method} ${url} attempt ${attempt} of ${maxRetries + 1}`);
-        const raw = await sendAttempt(call, traced ? withAddedHeaders(call.init, traced.headers) : call.init);
+        const raw = await sendAttempt(call, traced ? withAddedHeaders(call.init, traced.headers) : call.init, traced);
         status = raw.status;
         requestId = raw.headers.get('x-request-id') ?? undefined;
         if (status >= 200 && status < 300) {
@@ -246,6 +246,7 @@ function attemptContext(
     attempt,
     headers: {},
     operationContext: operation,
+    runExchange: undefined,
     status: undefined,
     requestId: undefined,
     willRetry: undefined,

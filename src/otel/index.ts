@@ -38,6 +38,7 @@ import { optionNames, readOptionsObject } from '../core/options.js';
 import {
   ATTEMPT_CHANNEL,
   type AttemptContext,
+  channelHasSubscribers,
   type ChannelSubscribers,
   OPERATION_CHANNEL,
   type OperationContext,
@@ -70,6 +71,14 @@ const OPTION_NAMES = optionNames<InstrumentLunasOptions>({ tracerProvider: 0, me
 const SCOPE = 'lunas-sdk';
 
 /**
+ * The channel undici (and Node.js's global `fetch`, which is undici) publishes
+ * each request's creation on: OpenTelemetry's undici instrumentation starts
+ * its CLIENT span and adds its `traceparent` there. A subscriber means the
+ * HTTP client below lunas is instrumented.
+ */
+const WIRE_CHANNEL = 'undici:request:create';
+
+/**
  * The buckets OpenTelemetry's HTTP semantic conventions advise for
  * `http.client.request.duration`, in seconds.
  */
@@ -90,6 +99,17 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
  *   low-cardinality attributes only (`url.template`, never the URL);
  * - the active trace context (`traceparent`, `tracestate`) sent on every
  *   attempt through the global propagator.
+ *
+ * Beside an instrumentation of the HTTP client below lunas (OpenTelemetry's
+ * undici instrumentation, on in auto-instrumentations-node, which records
+ * Node.js's global `fetch` and undici), seen as a subscriber to undici's
+ * `undici:request:create` channel when an attempt starts, that
+ * instrumentation records the request: lunas's attempt span is then of kind
+ * INTERNAL (same name and attributes), lunas sends no trace context and
+ * records no `http.client.request.duration` for it, and it starts the request
+ * with its attempt span active ({@link lunas-sdk!AttemptContext.runExchange}),
+ * so the instrumentation's CLIENT span is the attempt span's child and its
+ * `traceparent` the only one sent: one trace, one CLIENT span per attempt.
  *
  * The API key is never in a span, an attribute or a metric. Where the runtime
  * has no `node:diagnostics_channel` (a browser, a Worker without
@@ -156,11 +176,15 @@ interface OpenOperation {
   context: Context;
 }
 
-/** An attempt's span, when it started, and the attributes its duration is recorded with. */
+/**
+ * An attempt's span, when it started, and the attributes its duration is
+ * recorded with; none when an instrumentation of the HTTP client records the
+ * request (its span is the CLIENT one, its histogram the HTTP client's).
+ */
 interface OpenAttempt {
   span: Span;
   started: number;
-  metric: Attributes;
+  metric: Attributes | undefined;
 }
 
 /** The two channels a recorder subscribes to. */
@@ -287,11 +311,25 @@ class Recorder {
     const attributes: Attributes = { ...metric, 'url.full': attempt.url };
     if (attempt.attempt > 1) attributes['http.request.resend_count'] = attempt.attempt - 1;
     if (attempt.idempotencyKey !== undefined) attributes['lunas.idempotency_key'] = attempt.idempotencyKey;
-    const span = this.#tracer.startSpan(`${method} ${route}`, { kind: SpanKind.CLIENT, attributes }, parent);
-    this.#attempts.set(attempt, { span, started: performance.now(), metric });
+    // An instrumentation of undici (global fetch's HTTP client) records the request itself, with a
+    // CLIENT span and a traceparent of its own: lunas's span is then the INTERNAL parent of that one.
+    const wire = channelHasSubscribers(WIRE_CHANNEL);
+    const kind = wire ? SpanKind.INTERNAL : SpanKind.CLIENT;
+    const span = this.#tracer.startSpan(`${method} ${route}`, { kind, attributes }, parent);
+    const active = trace.setSpan(parent, span);
+    this.#attempts.set(attempt, { span, started: performance.now(), metric: wire ? undefined : metric });
     this.#inFlight++;
+    if (wire) {
+      // The request is started with the attempt's span active, where the instrumentation reads its parent.
+      const previous = attempt.runExchange;
+      attempt.runExchange =
+        typeof previous === 'function'
+          ? (send) => context.with(active, () => previous(send))
+          : (send) => context.with(active, send);
+      return;
+    }
     // The attempt's own span is the parent the service sees: its logs join the merchant's trace there.
-    propagation.inject(trace.setSpan(parent, span), attempt.headers);
+    propagation.inject(active, attempt.headers);
   }
 
   #endAttempt(attempt: AttemptContext): void {
@@ -301,14 +339,13 @@ class Recorder {
     this.#ended();
     const { span, metric } = open;
     const { status, requestId, error } = attempt;
-    if (status !== undefined) {
-      span.setAttribute('http.response.status_code', status);
-      metric['http.response.status_code'] = status;
-    }
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
     if (requestId !== undefined) span.setAttribute('lunas.request_id', requestId);
     const errorType = failed(span, status, error);
-    if (errorType !== undefined) metric['error.type'] = errorType;
     span.end();
+    if (metric === undefined) return;
+    if (status !== undefined) metric['http.response.status_code'] = status;
+    if (errorType !== undefined) metric['error.type'] = errorType;
     this.#histogram.record((performance.now() - open.started) / 1000, metric);
   }
 

@@ -5,8 +5,11 @@
  * recording lunas's calls against the sandbox over real HTTP. Operation spans
  * under the merchant's active span, an attempt span per HTTP attempt with the
  * HTTP client conventions, error statuses, the duration histogram, the
- * `traceparent` the sandbox received, the global providers, stopping, and no
- * API key anywhere.
+ * `traceparent` the sandbox received, the global providers, stopping, no
+ * API key anywhere, and beside OpenTelemetry's undici instrumentation (the
+ * merchant's HTTP client instrumentation): one traceparent per request, one
+ * CLIENT span per attempt (the instrumentation's, under lunas's attempt
+ * span), one trace.
  */
 import {
   context,
@@ -19,9 +22,11 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
-import { tracingChannel } from 'node:diagnostics_channel';
+import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
@@ -29,7 +34,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -39,6 +44,7 @@ import {
   OPERATION_CHANNEL,
 } from 'lunas-sdk';
 import { instrumentLunas } from 'lunas-sdk/otel';
+import { undiciFetch } from 'lunas-sdk/undici';
 import { start, transferTo } from './helpers.js';
 import { REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
 import { rejection } from '../helpers/rejection.js';
@@ -375,5 +381,186 @@ describe('the API key', () => {
       expect(text).not.toContain(sandbox.apiKey);
     }
     expect(JSON.stringify(recorded)).toContain('[REDACTED]');
+  });
+});
+
+/**
+ * The `traceparent` lines of each request the server on `url` received, as it
+ * read them off the wire (`rawHeaders`, one entry per header line), through
+ * Node.js's `http.server.request.start` channel: the sandbox's own view,
+ * before it keeps the first of a repeated header.
+ */
+function traceparentLines(url: string): string[][] {
+  const port = Number(new URL(url).port);
+  const seen: string[][] = [];
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: IncomingMessage };
+    if (request.socket.localPort !== port) return;
+    const lines: string[] = [];
+    const raw = request.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'traceparent') lines.push(raw[i + 1]!);
+    seen.push(lines);
+  };
+  subscribe('http.server.request.start', onRequest);
+  onTestFinished(() => void unsubscribe('http.server.request.start', onRequest));
+  return seen;
+}
+
+/**
+ * OpenTelemetry's undici instrumentation (on by default in
+ * auto-instrumentations-node), recording into the test's providers, disabled
+ * when the test ends: it subscribes to undici's channels, which Node.js's
+ * global fetch and the undici package publish on.
+ */
+function instrumentUndici(otel: Telemetry): void {
+  // Enabled as it is built, on undici's diagnostics channels; no module is patched.
+  const undici = new UndiciInstrumentation();
+  undici.setTracerProvider(otel.tracerProvider);
+  undici.setMeterProvider(otel.meterProvider);
+  onTestFinished(() => undici.disable());
+}
+
+const W3C_TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/;
+const byStart = (spans: ReadableSpan[]) =>
+  [...spans].sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+
+/** The duration points recorded under a scope, none when it recorded no histogram. */
+async function durationCount(otel: Telemetry, scope: string): Promise<number> {
+  const collected = await otel.collect();
+  return collected.scopeMetrics
+    .filter((entry) => entry.scope.name === scope)
+    .flatMap((entry) => entry.metrics)
+    .filter((metric) => metric.descriptor.name === 'http.client.request.duration')
+    .flatMap((metric) => metric.dataPoints as { value: { count: number } }[])
+    .reduce((sum, point) => sum + point.value.count, 0);
+}
+
+/** Both ways lunas sends on Node.js: global fetch (no `fetch` given), and lunas-sdk/undici's undiciFetch. */
+const transports = [
+  ['global fetch', { fetch: undefined }],
+  ['undiciFetch', { fetch: undiciFetch }],
+] as const;
+
+describe.each(transports)("beside OpenTelemetry's undici instrumentation, through %s", (_, transport) => {
+  it('a transfer retried after a 503: one traceparent per request, one CLIENT span per attempt, one trace', async () => {
+    const { sandbox, client, requestIds } = await start(undefined, { ...transport, maxRetries: 2 });
+    sandbox.inject({
+      kind: 'status',
+      status: 503,
+      method: 'POST',
+      path: '/v1/transfers',
+      headers: { 'retry-after-ms': '0' },
+    });
+    const wire = traceparentLines(sandbox.url);
+    const otel = telemetry();
+    instrumentUndici(otel);
+    const tracer = otel.tracerProvider.getTracer('merchant');
+
+    await tracer.startActiveSpan('checkout', async (checkout) => {
+      await client.transfers.create(transferTo(1_000));
+      checkout.end();
+    });
+
+    const spans = otel.spans();
+    const [merchant] = byName(spans, 'checkout');
+    const [operation] = byName(spans, 'lunas transfers.create');
+    const attempts = byStart(byName(spans, 'POST /v1/transfers'));
+    const clients = spans.filter((span) => span.kind === SpanKind.CLIENT);
+    // The merchant's span, the operation, two attempts and the instrumentation's two requests.
+    expect(spans).toHaveLength(6);
+    const traceId = merchant!.spanContext().traceId;
+    for (const span of spans) expect(span.spanContext().traceId).toBe(traceId);
+    expect(parentOf(operation!)).toBe(merchant!.spanContext().spanId);
+
+    // lunas's attempt spans are INTERNAL under the operation, with lunas's attributes.
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) {
+      expect(attempt.kind).toBe(SpanKind.INTERNAL);
+      expect(parentOf(attempt)).toBe(operation!.spanContext().spanId);
+    }
+    const key = sandbox.requests[0]!.idempotencyKey!;
+    expect(attempts[0]!.attributes).toMatchObject({
+      'lunas.idempotency_key': key,
+      'http.response.status_code': 503,
+      'error.type': '503',
+      'lunas.request_id': requestIds[0],
+    });
+    expect(attempts[0]!.attributes).not.toHaveProperty('http.request.resend_count');
+    expect(attempts[1]!.attributes).toMatchObject({
+      'lunas.idempotency_key': key,
+      'http.request.resend_count': 1,
+      'http.response.status_code': 200,
+      'lunas.request_id': requestIds[1],
+    });
+    expect(attempts[0]!.status.code).toBe(SpanStatusCode.ERROR);
+
+    // One CLIENT span per attempt, the instrumentation's, each a child of its attempt's span.
+    expect(clients).toHaveLength(2);
+    const clientOf = attempts.map((attempt) => {
+      const children = clients.filter((span) => parentOf(span) === attempt.spanContext().spanId);
+      expect(children).toHaveLength(1);
+      return children[0]!;
+    });
+    expect(clientOf.map((span) => span.attributes['http.response.status_code'])).toEqual([503, 200]);
+
+    // Each request carried one traceparent line, its CLIENT span's: the service joins the trace there.
+    const expected = clientOf.map((span) => `00-${traceId}-${span.spanContext().spanId}-01`);
+    expect(wire).toEqual(expected.map((line) => [line]));
+    expect(sandbox.requests.map((request) => request.traceparent)).toEqual(expected);
+
+    // The HTTP client's histogram is the instrumentation's: lunas records none for these attempts.
+    expect(await durationCount(otel, 'lunas-sdk')).toBe(0);
+    expect(await durationCount(otel, '@opentelemetry/instrumentation-undici')).toBe(2);
+  });
+
+  it('with no span active at the call: still one trace, rooted at the operation', async () => {
+    const { sandbox, client } = await start(undefined, transport);
+    const wire = traceparentLines(sandbox.url);
+    const otel = telemetry();
+    instrumentUndici(otel);
+
+    await client.transfers.create(transferTo(1_000));
+    await client.payouts.list();
+
+    const spans = otel.spans();
+    const operations = spans.filter((span) => span.name.startsWith('lunas '));
+    expect(operations.map((span) => span.name).sort()).toEqual(['lunas payouts.list', 'lunas transfers.create']);
+    for (const operation of operations) {
+      expect(parentOf(operation)).toBeUndefined();
+      const traceId = operation.spanContext().traceId;
+      const inTrace = spans.filter((span) => span.spanContext().traceId === traceId);
+      // The operation, its attempt and the instrumentation's request: nothing in a trace of its own.
+      expect(inTrace).toHaveLength(3);
+      const attempt = inTrace.find((span) => parentOf(span) === operation.spanContext().spanId)!;
+      expect(attempt.kind).toBe(SpanKind.INTERNAL);
+      const request = inTrace.find((span) => parentOf(span) === attempt.spanContext().spanId)!;
+      expect(request.kind).toBe(SpanKind.CLIENT);
+    }
+    expect(spans).toHaveLength(6);
+    expect(wire).toHaveLength(2);
+    for (const lines of wire) {
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(W3C_TRACEPARENT);
+    }
+    const clientIds = spans.filter((span) => span.kind === SpanKind.CLIENT).map((span) => span.spanContext().spanId);
+    expect(wire.map((lines) => lines[0]!.split('-')[2]).sort()).toEqual(clientIds.sort());
+  });
+
+  it('without it, as before: one traceparent per request, lunas’s CLIENT span per attempt, its histogram', async () => {
+    const { sandbox, client } = await start(undefined, { ...transport, maxRetries: 1 });
+    sandbox.inject({ kind: 'status', status: 503, method: 'GET', headers: { 'retry-after-ms': '0' } });
+    const wire = traceparentLines(sandbox.url);
+    const otel = telemetry();
+
+    await client.payouts.list();
+
+    const spans = otel.spans();
+    const attempts = byStart(byName(spans, 'GET /v1/payouts'));
+    expect(spans).toHaveLength(3);
+    expect(attempts.map((span) => span.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT]);
+    const traceId = attempts[0]!.spanContext().traceId;
+    for (const span of spans) expect(span.spanContext().traceId).toBe(traceId);
+    expect(wire).toEqual(attempts.map((span) => [`00-${traceId}-${span.spanContext().spanId}-01`]));
+    expect(await durationCount(otel, 'lunas-sdk')).toBe(2);
   });
 });

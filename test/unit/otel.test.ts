@@ -1,12 +1,23 @@
 /**
  * `instrumentLunas`'s options, checked at run time as every lunas option is
  * (by name, with "did you mean", and by value), and a provider that fails
- * never failing a call. The spans and metrics themselves are tested end to end
- * (test/e2e/otel.test.ts).
+ * never failing a call, and what a subscriber to undici's `undici:request:create`
+ * changes when the request does not go through undici (the documented limit).
+ * The spans and metrics themselves are tested end to end (test/e2e/otel.test.ts).
  */
-import { tracingChannel } from 'node:diagnostics_channel';
-import { diag, type DiagLogger, DiagLogLevel, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
+import {
+  diag,
+  type DiagLogger,
+  DiagLogLevel,
+  type MeterProvider,
+  propagation,
+  SpanKind,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { instrumentLunas } from 'lunas-sdk/otel';
 import { ATTEMPT_CHANNEL, LunasError, OPERATION_CHANNEL } from '../../src/index.js';
 import { makeClient } from '../helpers/msw.js';
@@ -86,5 +97,30 @@ describe('a provider that fails', () => {
     await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
     expect(reported.length).toBeGreaterThan(0);
     expect(String((reported[0] as unknown[])[0])).toBe('lunas-sdk/otel could not record a call');
+  });
+});
+
+describe('beside an instrumentation of undici', () => {
+  it('a subscriber to undici:request:create makes the attempt INTERNAL, with no traceparent of lunas’s, even when the fetch is not undici', async () => {
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    onTestFinished(() => propagation.disable());
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    stops.push(instrumentLunas({ tracerProvider }));
+    // msw answers global fetch itself: nothing reaches undici, so nobody adds a traceparent.
+    const client = makeClient();
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const listener = () => undefined;
+    subscribe('undici:request:create', listener);
+    try {
+      await client.charges.retrieve(CHARGE_ID);
+    } finally {
+      unsubscribe('undici:request:create', listener);
+    }
+    await client.charges.retrieve(CHARGE_ID);
+
+    const attempts = exporter.getFinishedSpans().filter((span) => span.name === 'GET /v1/payments/charges/{id}');
+    expect(attempts.map((span) => span.kind)).toEqual([SpanKind.INTERNAL, SpanKind.CLIENT]);
+    expect(seen.map((request) => request.headers.get('traceparent') !== null)).toEqual([false, true]);
   });
 });

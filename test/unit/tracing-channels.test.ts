@@ -11,6 +11,7 @@ import { inspect } from 'node:util';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
+  APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   type AttemptContext,
@@ -486,6 +487,107 @@ describe('headers a subscriber adds', () => {
     } finally {
       channel.start.unsubscribe(hostile as (message: unknown) => void);
     }
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("a subscriber's runExchange", () => {
+  /** A runner the test sets in the attempt's `start`, by assignment or (for a getter) by definition. */
+  type Setter = (context: AttemptContext, calls: unknown[]) => void;
+  const setTo =
+    (runner: (send: () => unknown, calls: unknown[]) => unknown): Setter =>
+    (context, calls) => {
+      context.runExchange = ((send: () => unknown) => runner(send, calls)) as AttemptContext['runExchange'];
+    };
+
+  it('sends the request inside it: what the HTTP client sees is the async context it runs send in', async () => {
+    const store = new AsyncLocalStorage<string>();
+    const seenByFetch: (string | undefined)[] = [];
+    const client = makeClient({
+      fetch: (input, init) => {
+        seenByFetch.push(store.getStore());
+        return globalThis.fetch(input, init);
+      },
+    });
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    recordTracing((context) => {
+      expect(context.runExchange).toBeUndefined();
+      context.runExchange = (send) => store.run(`attempt ${context.attempt}`, send);
+    });
+
+    await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
+
+    expect(seen).toHaveLength(1);
+    expect(seenByFetch).toEqual(['attempt 1']);
+  });
+
+  const misbehaving: [string, Setter][] = [
+    ['a string, not a function', (context) => void ((context as { runExchange: unknown }).runExchange = 'yes')],
+    ['an object, not a function', (context) => void ((context as { runExchange: unknown }).runExchange = {})],
+    [
+      'a getter that throws',
+      (context) =>
+        void Object.defineProperty(context, 'runExchange', {
+          // Not enumerable, so that the recorder's copy of the context does not read it.
+          enumerable: false,
+          get: () => {
+            throw new Error('no runner');
+          },
+        }),
+    ],
+    [
+      'a function that throws before calling send',
+      setTo(() => {
+        throw new Error('broken runner');
+      }),
+    ],
+    [
+      'a function that throws after calling send',
+      setTo((send) => {
+        send();
+        throw new Error('broken after');
+      }),
+    ],
+    ['a function that never calls send', setTo(() => 'nothing sent')],
+    [
+      'a function that calls send twice',
+      setTo((send, calls) => {
+        calls.push(send(), send());
+      }),
+    ],
+    [
+      'a function that calls send later, after lunas sent',
+      setTo((send, calls) => {
+        setTimeout(() => calls.push(send()), 0);
+      }),
+    ],
+    ['an async function', setTo(async (send) => send())],
+  ];
+
+  it.each(misbehaving)('%s: exactly one request, and the call succeeds', async (_, setRunner) => {
+    const client = makeClient({ maxRetries: 0 });
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const calls: unknown[] = [];
+    recordTracing((context) => setRunner(context, calls));
+
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
+    // A late call comes after the response: wait for it, then see it sent nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(seen).toHaveLength(1);
+    // Each of the runner's calls of send got the one request's promise.
+    if (calls.length > 0) expect(new Set(calls).size).toBe(1);
+  });
+
+  it("a connection failure inside an async runner: the call's APIConnectionError, one request, nothing unhandled", async () => {
+    const client = makeClient({ maxRetries: 0 });
+    const seen = route('POST', TRANSFERS_PATH, () => HttpResponse.error());
+    recordTracing((context) => {
+      context.runExchange = (async (send: () => unknown) => send()) as AttemptContext['runExchange'];
+    });
+
+    await rejection(client.transfers.create(TRANSFER_PARAMS), APIConnectionError);
+
     expect(seen).toHaveLength(1);
   });
 });
