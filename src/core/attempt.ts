@@ -17,7 +17,6 @@ import {
 import type { Ky, SendInit } from './ky.js';
 import { asFollowedRedirect, followedRedirectError } from './redirects.js';
 import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
-import type { SendSlots } from './send-slots.js';
 import { onAbort } from './signal-fan-in.js';
 import { type AttemptContext, sendThrough } from './tracing.js';
 
@@ -49,8 +48,6 @@ export class Call {
   readonly apiKey: string;
   /** The API key's matcher: masks it in the body's text and the headers. */
   readonly secret: Secret;
-  /** The client's turns on the wire: each attempt waits for one before its deadline starts. */
-  readonly slots: SendSlots;
   readonly #baseURL: string;
   #label: string | undefined;
   #url: string | undefined;
@@ -58,11 +55,9 @@ export class Call {
   constructor(
     config: { apiKey: string; secret: Secret; baseURL: string },
     http: Ky,
-    slots: SendSlots,
     parts: Pick<Call, 'target' | 'init' | 'timeout' | 'signal' | 'idempotencyKey'>,
   ) {
     this.http = http;
-    this.slots = slots;
     this.target = parts.target;
     this.init = parts.init;
     this.timeout = parts.timeout;
@@ -179,27 +174,18 @@ class Deadline {
  * Sends one attempt (`init`: the call's, or with headers a tracing
  * subscriber added) and reads its body under one deadline ({@link Deadline}),
  * ended by one timer or by the caller's signal, which the transport honours
- * while waiting for the headers and while the body streams. Rejects with the
- * {@link LunasError} for a timeout, the caller's abort, a connection failure,
- * a redirect a custom fetch followed, or a body too large or unreadable, and
- * leaves nothing running whichever way it ends.
+ * while waiting for the headers and while the body streams. The caller holds
+ * a turn on the wire (send-slots.ts) already, so the deadline starts here,
+ * after the wait for it. Rejects with the {@link LunasError} for a timeout,
+ * the caller's abort, a connection failure, a redirect a custom fetch
+ * followed, or a body too large or unreadable, and leaves nothing running
+ * whichever way it ends.
  */
 export async function sendAttempt(call: Call, init: SendInit, traced?: AttemptContext): Promise<RawResponse> {
-  const { signal, slots } = call;
-  if (signal?.aborted) throw call.callerAbort();
-  // The wait for a turn comes before the deadline: it is not the service's time.
-  const turn = slots.take(signal, () => call.callerAbort());
-  if (turn !== undefined) await turn;
-  try {
-    return await sendInTurn(call, init, traced);
-  } finally {
-    slots.release();
-  }
-}
-
-/** The attempt once it has its turn on the wire. */
-async function sendInTurn(call: Call, init: SendInit, traced: AttemptContext | undefined): Promise<RawResponse> {
   const { signal, timeout } = call;
+  // A signal that has aborted already (a listener of the request event may
+  // abort it) fires no event for the deadline to hear.
+  if (signal?.aborted) throw call.callerAbort();
   const deadline = new Deadline();
   let timedOut = false;
   const timer = setTimeout(() => {

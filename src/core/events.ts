@@ -9,9 +9,12 @@ import { LunasError } from './errors.js';
 import { isThenable, type Log } from './log.js';
 
 /**
- * Emitted before each attempt is sent. When your signal aborts during the wait
- * before a retry, that retry still gets its `request` event, at once followed
- * by its final `response` event: nothing is sent (see {@link ResponseEvent}).
+ * Emitted before each attempt is sent, once it has its turn on the wire
+ * (`maxConcurrentRequests`). When your signal aborts during the wait before a
+ * retry, that retry still gets its `request` event, at once followed by its
+ * final `response` event: nothing is sent (see {@link ResponseEvent}). A call
+ * your signal aborts before its first attempt is sent, in the queue for a
+ * turn too, emits no event.
  *
  * @example
  * ```ts
@@ -48,7 +51,10 @@ export interface ResponseEvent extends RequestEvent {
   readonly status: number | undefined;
   /** The `x-request-id` response header, when the service sent one. */
   readonly requestId: string | undefined;
-  /** Milliseconds from sending the attempt to the end of reading (and checking) its body. */
+  /**
+   * Milliseconds from sending the attempt to the end of reading (and checking)
+   * its body; the wait for a turn on the wire before it is not counted.
+   */
   readonly durationMs: number;
   /** Why the attempt failed; undefined when it succeeded. */
   readonly error: LunasError | undefined;

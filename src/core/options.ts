@@ -237,7 +237,8 @@ export interface ClientOptions {
    * The most requests this client has on the wire at once: further ones wait
    * in the client's queue, in the order they were made, and their timeout
    * starts only when they are sent, so a wait for a turn never becomes a
-   * timeout the service did not cause (the caller's `signal` still ends it).
+   * timeout the service did not cause, nor part of an event's `durationMs` or
+   * a traced attempt (the caller's `signal` still ends it, unsent).
    * An integer of at least 1, or `Infinity`. Default 64: a batch of thousands
    * of calls then holds 64 connections instead of one per call (see the
    * Configuration guide). Clients made by `withOptions` have a queue of their own.

@@ -53,7 +53,8 @@ export const ATTEMPT_CHANNEL = 'lunas:attempt';
  * SDK call, from the moment its input was accepted to its result. A call
  * refused before sending (a `RequestValidationError`: invalid parameters or
  * options) publishes nothing; a call aborted by its signal before sending
- * publishes its operation, with no attempt.
+ * (while it waited for a turn on the wire too) publishes its operation, with
+ * no attempt.
  *
  * `start` and `end` see the fields up to `idempotencyKey`; `status`,
  * `requestId` and `error` are set when the call settles, before `asyncStart`
@@ -89,10 +90,12 @@ export interface OperationContext {
 
 /**
  * What lunas publishes on `lunas:attempt` ({@link ATTEMPT_CHANNEL}): one HTTP
- * attempt of a call, from before it is sent to the end of reading and
- * checking its response. When the caller's signal aborts during the wait
- * before a retry, that retry is still published, and fails at once unsent, as
- * its `request` and `response` events do.
+ * attempt of a call, from before it is sent (once it has its turn on the wire,
+ * `maxConcurrentRequests`: the wait for one is not in it) to the end of
+ * reading and checking its response. When the caller's signal aborts during
+ * the wait before a retry, that retry is still published, and fails at once
+ * unsent, as its `request` and `response` events do; a call aborted before its
+ * first attempt was sent publishes no attempt.
  *
  * `start` sees the fields up to `operationContext`, and may add headers to
  * `headers` (trace context: `traceparent`) and set {@link runExchange} (to

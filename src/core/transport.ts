@@ -137,7 +137,7 @@ export class Transport {
     // that builds a client and never calls pays nothing for it), and before the
     // first attempt's timer starts: loading code is not waiting on the network.
     const http = (this.#http ??= await loadKy(config.baseURL, config.fetch));
-    const call = new Call(config, http, this.#slots, {
+    const call = new Call(config, http, {
       target: target(spec),
       init: { method, headers: callHeaders(this.#baseHeaders, options.headers, idempotencyKey, body), body },
       timeout: options.timeout ?? config.timeout,
@@ -145,9 +145,7 @@ export class Transport {
       idempotencyKey,
     });
     const { signal, timeout } = call;
-    // Aborted before anything is sent: no attempt, so no events either, and
-    // no key on the error, since no request carried one.
-    if (signal?.aborted) throw new APIUserAbortError(`${call.label} was aborted by the caller before it was sent`);
+    const slots = this.#slots;
     const observed = events.observed;
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
@@ -155,6 +153,21 @@ export class Transport {
     const channel = tracingChannels?.attempt;
 
     for (let attempt = 1; ; attempt++) {
+      // The turn on the wire comes first: the wait for it is lunas's, not the
+      // service's, so it is in no event, log line, span, duration or deadline.
+      // It is held until the attempt's answer is read and decoded, and given
+      // back before the wait for a retry; `held` is false when the signal
+      // aborted first (awaiting a plain false costs a tick on that path only).
+      const turn = slots.take(signal);
+      const held = turn === true || (await turn);
+      // Aborted before the first attempt was sent (before the call, while it
+      // waited for its turn, or as the turn came, which then goes unused): no
+      // attempt, so no events either, and no key on the error, since no
+      // request carried one.
+      if (attempt === 1 && signal?.aborted) {
+        if (held) slots.release();
+        throw new APIUserAbortError(`${call.label} was aborted by the caller before it was sent`);
+      }
       let failure: LunasError;
       let failedHeaders: Headers | undefined;
       let status: number | undefined;
@@ -167,8 +180,9 @@ export class Transport {
       try {
         if (observed) events.emit('request', { method, url, attempt, idempotencyKey }, log);
         if (traced) publishStart(channel!, traced);
-        // Aborted in the wait before this retry: the attempt ends unsent, with
-        // its pair of events, so the call's last event says `willRetry: false`.
+        // Aborted in the wait before this retry (for its time or its turn): the
+        // attempt ends unsent, with its pair of events, so the call's last
+        // event says `willRetry: false`; an earlier attempt carried the key.
         if (attempt > 1 && signal?.aborted) {
           sent--;
           throw new APIUserAbortError(`${call.label} was aborted by the caller while waiting to retry`, {
@@ -210,6 +224,8 @@ export class Transport {
         if (failure instanceof ResponseBodyError || (failure instanceof APIError && status === undefined)) {
           ({ status, requestId, headers: failedHeaders } = failure);
         }
+      } finally {
+        if (held) slots.release();
       }
       const willRetry = attempt <= maxRetries && isRetryable(failure);
       if (observed) {

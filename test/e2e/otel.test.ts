@@ -312,6 +312,32 @@ describe('the duration histogram', () => {
   });
 });
 
+describe('the wait for a turn on the wire (maxConcurrentRequests)', () => {
+  it("is in no attempt span and no measurement: a queued call's attempt lasts as long as its exchange", async () => {
+    const { sandbox, client } = await start(undefined, { maxConcurrentRequests: 1 });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    const otel = telemetry();
+    // The first retrieve holds the client's one turn for 400 ms; the second is answered at once.
+    sandbox.inject({ kind: 'delay', ms: 400, method: 'GET' });
+    const started = performance.now();
+    const first = client.charges.retrieve(charge.id);
+    const second = client.charges.retrieve(charge.id).then(() => performance.now() - started);
+    await first;
+    const wall = await second;
+
+    const seconds = ([s, ns]: [number, number]) => s + ns / 1e9;
+    const attempts = byName(otel.spans(), 'GET /v1/payments/charges/{id}').map((span) => seconds(span.duration));
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]).toBeGreaterThanOrEqual(0.35);
+    expect(wall).toBeGreaterThan(350);
+    expect(attempts[1]).toBeLessThan(0.3);
+    const [point] = durationPoints(await otel.collect()).filter((p) => p.attributes['http.request.method'] === 'GET');
+    expect(point!.value.count).toBe(2);
+    // The two measurements: the slow exchange, and a short one, not the wait for the turn on top of it.
+    expect(point!.value.sum! - attempts[0]!).toBeLessThan(0.3);
+  });
+});
+
 describe('providers and stopping', () => {
   it('the global providers by default, a meter provider registered after instrumenting included', async () => {
     const { client } = await start();

@@ -70,6 +70,25 @@ describe('request and response events over HTTP', () => {
     expect(sandbox.transfers().map((stored) => stored.id)).toEqual([transfer.id]);
   });
 
+  it('a call queued behind a slow one (maxConcurrentRequests 1): its request comes with its turn, its durationMs is its own', async () => {
+    const { sandbox, client } = await start(undefined, { maxConcurrentRequests: 1 });
+    const charge = await client.charges.create({ payment_method: 'qris', amount: 10_000 });
+    const seen = recordEvents(client);
+    // The first retrieve holds the client's one turn for 400 ms; the second is answered at once.
+    sandbox.inject({ kind: 'delay', ms: 400, method: 'GET' });
+    const started = performance.now();
+    const first = client.charges.retrieve(charge.id);
+    const second = client.charges.retrieve(charge.id).then(() => performance.now() - started);
+    await first;
+    const wall = await second;
+
+    const [slow, queued] = responseEvents(seen);
+    expect(slow!.durationMs).toBeGreaterThanOrEqual(350);
+    expect(wall).toBeGreaterThan(350);
+    expect(queued!.durationMs).toBeLessThan(300);
+    expect(seen.map((entry) => entry.name)).toEqual(['request', 'response', 'request', 'response']);
+  });
+
   it('a hung attempt: a response event with status undefined and an APIConnectionTimeoutError', async () => {
     const { sandbox, client } = await start(undefined, { timeout: 200, maxRetries: 0 });
     sandbox.inject({ kind: 'hang' });

@@ -106,6 +106,28 @@ describe('one request and one response event per attempt', () => {
     expect(responseEvents(seen)[0]!.durationMs).toBeGreaterThanOrEqual(200);
   });
 
+  it('the wait for a turn on the wire is in no event: a queued call’s request comes with its turn, its durationMs its own', async () => {
+    // The first call holds the client's one turn for 400 ms; the second answers at once.
+    route('GET', CHARGE_PATH, async (attempt) => {
+      if (attempt === 1) await sleep(400);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const client = makeClient({ maxConcurrentRequests: 1 });
+    const seen = recordEvents(client);
+    const started = performance.now();
+    const first = client.charges.retrieve(CHARGE_ID);
+    const second = client.charges.retrieve(CHARGE_ID).then(() => performance.now() - started);
+    await first;
+    const wall = await second;
+
+    const [slow, queued] = responseEvents(seen);
+    expect(slow!.durationMs).toBeGreaterThanOrEqual(350);
+    // Its exchange took a few milliseconds; the 400 ms it waited for the turn are not in it.
+    expect(wall).toBeGreaterThan(350);
+    expect(queued!.durationMs).toBeLessThan(300);
+    expect(seen.map((entry) => entry.name)).toEqual(['request', 'response', 'request', 'response']);
+  });
+
   it('a POST retried after a 503: two pairs, willRetry true then false, one Idempotency-Key', async () => {
     const requests = route('POST', TRANSFERS_PATH, (attempt) =>
       attempt === 1

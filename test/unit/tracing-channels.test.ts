@@ -9,7 +9,7 @@ import { tracingChannel } from 'node:diagnostics_channel';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import { delay, http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -237,6 +237,44 @@ describe('one operation per call, one attempt per HTTP attempt', () => {
     expect(attempt!.error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(trace.contexts('operation')[0]).toMatchObject({ status: undefined });
     expect(trace.contexts('operation')[0]!.error).toBe(attempt!.error);
+  });
+});
+
+describe('the wait for a turn on the wire (maxConcurrentRequests)', () => {
+  it("is in no attempt: a queued call's attempt starts with its turn, and lasts as long as its exchange", async () => {
+    // The first call holds the client's one turn for 400 ms; the second answers at once.
+    route('GET', CHARGE_PATH, async (attempt) => {
+      if (attempt === 1) await delay(400);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const client = makeClient({ maxConcurrentRequests: 1 });
+    const trace = recordTracing();
+    const startedAt = new Map<AttemptContext, number>();
+    const lasted: number[] = [];
+    const channel = tracingChannel<AttemptContext>(ATTEMPT_CHANNEL);
+    const timing = {
+      start: (context: AttemptContext) => void startedAt.set(context, performance.now()),
+      end: () => undefined,
+      asyncStart: () => undefined,
+      asyncEnd: (context: AttemptContext) => void lasted.push(performance.now() - startedAt.get(context)!),
+      error: () => undefined,
+    };
+    channel.subscribe(timing);
+    onTestFinished(() => channel.unsubscribe(timing));
+    const started = performance.now();
+    const first = client.charges.retrieve(CHARGE_ID);
+    const second = client.charges.retrieve(CHARGE_ID).then(() => performance.now() - started);
+    await first;
+    const wall = await second;
+
+    expect(lasted[0]).toBeGreaterThanOrEqual(350);
+    expect(wall).toBeGreaterThan(350);
+    expect(lasted[1]).toBeLessThan(300);
+    // The second attempt starts only once the first has ended.
+    expect(trace.names().filter((name) => name.startsWith('attempt:'))).toEqual([
+      ...['attempt:start', 'attempt:end', 'attempt:asyncStart', 'attempt:asyncEnd'],
+      ...['attempt:start', 'attempt:end', 'attempt:asyncStart', 'attempt:asyncEnd'],
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The transport as a caller sees it: Idempotency-Keys, per-attempt timeouts,
- * cancellation, how the URL and headers are built, and what getResponseInfo
+ * cancellation (a call's wait for its turn on the wire included), how the URL and headers are built, and what getResponseInfo
  * reports about the exchange.
  */
 import { getEventListeners } from 'node:events';
@@ -31,7 +31,9 @@ import {
   success,
   transferJson,
 } from '../helpers/fixtures.js';
+import { recordEvents, responseEvents } from '../helpers/recorders.js';
 import { rejection } from '../helpers/rejection.js';
+import { recordTracing } from '../helpers/tracing.js';
 import { sleep } from '../helpers/waiting.js';
 import { UUID_V4 } from '../helpers/formats.js';
 
@@ -498,6 +500,79 @@ describe('abort', () => {
     expect(error).toBeInstanceOf(LunasError);
     expect(error).not.toBeInstanceOf(APIError);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('a call aborted while waiting for its turn on the wire (maxConcurrentRequests)', () => {
+  /** A GET of the charge that holds the client's one turn until `finish` is called. */
+  function heldTurn() {
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await finished;
+      return jsonReply(200, success(chargeJson()));
+    });
+    return { seen, finish };
+  }
+
+  it('before its first attempt: nothing sent, so no key on the error, no events, no attempt published', async () => {
+    const holder = heldTurn();
+    const transfers = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const client = makeClient({ maxConcurrentRequests: 1 });
+    const seen = recordEvents(client);
+    const trace = recordTracing();
+    const first = client.charges.retrieve(CHARGE_ID);
+    await vi.waitFor(() => expect(holder.seen).toHaveLength(1));
+    const controller = new AbortController();
+    const queued = client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal, idempotencyKey: 'order-7' });
+    await sleep(20);
+    controller.abort();
+
+    const error = await rejection(queued, APIUserAbortError);
+    expect(error.idempotencyKey).toBeUndefined();
+    expect(error.message).toBe(`POST ${BASE_URL}/v1/transfers was aborted by the caller before it was sent`);
+    holder.finish();
+    await first;
+    expect(transfers).toHaveLength(0);
+    expect(seen.map((entry) => `${entry.name} ${entry.event.method}`)).toEqual(['request GET', 'response GET']);
+    expect(trace.contexts('attempt').map((attempt) => attempt.method)).toEqual(['GET']);
+  });
+
+  it('before a retry: the key the first attempt carried stays, and that retry ends unsent with its events', async () => {
+    const holder = heldTurn();
+    const transfers = route('POST', TRANSFERS_PATH, unavailable);
+    const client = makeClient({ maxConcurrentRequests: 1, maxRetries: 2 });
+    const seen = recordEvents(client);
+    const trace = recordTracing();
+    const controller = new AbortController();
+    const post = rejection(client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal }), APIUserAbortError);
+    // The POST's first attempt has the turn and fails; the GET takes it next, so the retry waits behind the GET.
+    const get = client.charges.retrieve(CHARGE_ID);
+    await vi.waitFor(() => expect(holder.seen).toHaveLength(1));
+    await sleep(20);
+    controller.abort();
+
+    const error = await post;
+    holder.finish();
+    await get;
+    expect(transfers).toHaveLength(1);
+    expect(error.idempotencyKey).toMatch(UUID_V4);
+    expect(error.idempotencyKey).toBe(transfers[0]!.headers.get('idempotency-key'));
+    expect(error.message).toContain('was aborted by the caller while waiting to retry');
+    const posts = seen.filter((entry) => entry.event.method === 'POST');
+    expect(posts.map((entry) => `${entry.name} ${entry.event.attempt}`)).toEqual([
+      'request 1',
+      'response 1',
+      'request 2',
+      'response 2',
+    ]);
+    const last = responseEvents(posts).at(-1)!;
+    expect([last.status, last.willRetry, last.error]).toEqual([undefined, false, error]);
+    const attempts = trace.contexts('attempt').filter((attempt) => attempt.method === 'POST');
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.status, attempt.willRetry])).toEqual([
+      [1, 503, true],
+      [2, undefined, false],
+    ]);
   });
 });
 
