@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, ProtocolError, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/client';
@@ -247,7 +247,9 @@ describe('lunas-mcp over stdio', () => {
     '--max-total and --allow-destination refuse before anything is sent, and --audit records every money tool call',
     async () => {
       const service = await sandbox();
-      const audit = join(mkdtempSync(join(tmpdir(), 'lunas-mcp-audit-')), 'audit.jsonl');
+      const folder = mkdtempSync(join(tmpdir(), 'lunas-mcp-audit-'));
+      onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+      const audit = join(folder, 'audit.jsonl');
       const { call, stderr } = await lunasMcp([
         '--url',
         service.url,
