@@ -23,6 +23,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Secret } from '../core/secrets.js';
 import { refusal, type ToolAnswer } from './results.js';
+import { oneLine, quoted, quotedId, rupiah } from './text.js';
 import type { Movement, ToolSpec } from './tools.js';
 
 /** The one field the person ticks; the question carries the details. A new one per request: the SDK may keep it. */
@@ -37,49 +38,103 @@ export interface ConfirmationContext {
   readonly server: McpServer;
   readonly ctx: ServerContext;
   readonly secret: Secret;
-  /** Where the money moves: the live service's URL, shown to the person. */
+  /** Where the money moves: the service's URL, shown to the person. */
   readonly baseURL: string;
+  /** The live service, or (`false`) a URL given as a sandbox's that does not answer as one. */
+  readonly live: boolean;
 }
 
+/** What the person answered: the call goes on only when they `confirmed`. */
+export type PersonAnswer = 'confirmed' | 'declined' | 'cancelled' | 'unticked' | 'cannot_ask';
+
 /**
- * `undefined` when the person confirmed this very call; otherwise what the
- * tool answers now: the request to ask them, or a refusal (they did not
- * confirm, or the client cannot ask).
+ * What asking came to: the person confirmed this very call (go on), the
+ * request to ask them (the tool answers it now), or a refusal (they did not
+ * confirm, or the client cannot ask), with their answer for the audit.
  */
+export type Confirmation =
+  | { readonly kind: 'confirmed' }
+  | { readonly kind: 'asking'; readonly result: InputRequiredResult }
+  | { readonly kind: 'refused'; readonly answer: PersonAnswer; readonly result: ToolAnswer };
+
+/** The answers the person can give but a yes, as the audit names them. */
+const NOT_CONFIRMED: Record<string, PersonAnswer> = { decline: 'declined', cancel: 'cancelled', accept: 'unticked' };
+
+/** Asks the person to confirm `movement`, made by `tool` with `args`, or reads their answer. */
 export async function confirmation(
   tool: ToolSpec,
   args: Record<string, unknown>,
   movement: Movement,
-  { server, ctx, secret, baseURL }: ConfirmationContext,
-): Promise<ToolAnswer | InputRequiredResult | undefined> {
+  { server, ctx, secret, baseURL, live }: ConfirmationContext,
+): Promise<Confirmation> {
   const key = `confirm_${await digest(args)}`;
   const answer = inputResponse(ctx.mcpReq.inputResponses, key);
   if (answer.kind === 'elicit') {
-    if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
+    if (answer.action === 'accept' && answer.content?.confirm === true) return { kind: 'confirmed' };
     const what = answer.action === 'accept' ? 'left the box unticked' : `chose ${answer.action}`;
-    return refusal(
-      `${tool.name} was not confirmed: the person ${what}. Nothing was sent; do not retry unless they ask.`,
-      'not_confirmed',
-      secret,
-    );
+    return {
+      kind: 'refused',
+      answer: NOT_CONFIRMED[answer.action] ?? 'declined',
+      result: refusal(
+        `${tool.name} was not confirmed: the person ${what}. Nothing was sent; do not retry unless they ask.`,
+        'not_confirmed',
+        secret,
+      ),
+    };
   }
   if (!canAskForm(declaredCapabilities(server, ctx))) {
-    return refusal(
-      `${tool.name} moves money on the live service and needs the person's confirmation, but this MCP client ` +
-        'cannot ask for it (it declares no form elicitation capability). Nothing was sent.',
-      'confirmation_unavailable',
-      secret,
+    const where = live
+      ? 'moves money on the live service'
+      : `would send to ${oneLine(baseURL)}, which does not answer as a lunas sandbox (it may be the live service)`;
+    return {
+      kind: 'refused',
+      answer: 'cannot_ask',
+      result: refusal(
+        `${tool.name} ${where} and needs the person's confirmation, but this MCP client ` +
+          'cannot ask for it (it declares no form elicitation capability). Nothing was sent.',
+        'confirmation_unavailable',
+        secret,
+      ),
+    };
+  }
+  return {
+    kind: 'asking',
+    result: inputRequired({
+      inputRequests: {
+        [key]: inputRequired.elicit({
+          mode: 'form',
+          message: secret.mask(question(movement, baseURL, live)),
+          requestedSchema: confirmationForm(),
+        }),
+      },
+    }),
+  };
+}
+
+const METHOD_NAMES: Readonly<Record<string, string>> = { qris: 'QRIS', virtual_account: 'virtual account' };
+
+/**
+ * The question the person answers: lunas's own words, on one line, with
+ * what the agent wrote (the destination, the reference) quoted and escaped,
+ * so no text of the agent's can pass for lunas's. The amount is written as
+ * merchants read rupiah (`Rp 150.000`). A charge asks a customer to pay: it
+ * moves no money by itself.
+ */
+export function question(movement: Movement, baseURL: string, live: boolean): string {
+  const amount = rupiah(movement.amount, movement.currency);
+  const reference = movement.reference === undefined ? '' : ` (reference ${quoted(movement.reference)})`;
+  const where = `on ${oneLine(baseURL)}${live ? '' : ' (not a lunas sandbox: it may be the live service)'}`;
+  if (movement.destination !== undefined) {
+    return (
+      `Transfer ${amount} to account ${quotedId(movement.destination)}${reference} ${where}? ` +
+      'This moves real money, at once and for good.'
     );
   }
-  return inputRequired({
-    inputRequests: {
-      [key]: inputRequired.elicit({
-        mode: 'form',
-        message: `${movement.question} This moves real money on ${baseURL}.`,
-        requestedSchema: confirmationForm(),
-      }),
-    },
-  });
+  const method = METHOD_NAMES[movement.paymentMethod ?? ''] ?? quoted(movement.paymentMethod ?? '');
+  return (
+    `Create a ${method} charge asking a customer to pay ${amount}${reference} ${where}? ` +
+    'It moves no money by itself: a customer pays it.'
+  );
 }
 
 /**

@@ -20,7 +20,9 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { checkMcpOptions, type CreateMcpServerOptions } from './options.js';
 import { mcpServerFor } from './server.js';
+import { sessionOf } from './session.js';
 
+export type { McpAuditEntry } from './audit.js';
 export type { CreateMcpServerOptions } from './options.js';
 export type { McpToolName } from './tools.js';
 
@@ -34,10 +36,16 @@ export type { McpToolName } from './tools.js';
  * tool error with the SDK's message and field map, never the key.
  *
  * Safe by default: without `live`, `baseURL` must be a sandbox on this
- * machine. With `live: true`, `charges_create` and `transfers_create` ask the
- * person to confirm through MCP elicitation, and are refused when the MCP
- * client cannot ask. `maxAmount` caps any amount; `tools` narrows the list.
- * Cheap to make: hand it to `serveStdio` or `createMcpHandler` as their factory.
+ * machine, and one that answers as a lunas sandbox, or the money tools ask
+ * the person as in live mode. With `live: true`, `charges_create` and
+ * `transfers_create` ask the person to confirm through MCP elicitation, and
+ * are refused when the MCP client cannot ask. `maxAmount` caps any amount,
+ * `maxTotal` the session's, `allowDestinations` where transfers go,
+ * `readOnly` and `tools` narrow the list; every money tool call writes an
+ * audit line. The money tools take an `idempotency_key`, which their error
+ * names, so an agent's retry never moves money twice.
+ * Cheap to make: hand it to `serveStdio` or `createMcpHandler` as their
+ * factory; the servers made from one options object share its `maxTotal`.
  *
  * @see [MCP: lunas for AI agents](../../docs/mcp.md), the guide
  * @throws {@link lunas-sdk!LunasError} when an option is unknown (naming the closest one) or invalid, the URL
@@ -53,5 +61,5 @@ export type { McpToolName } from './tools.js';
  * @category MCP
  */
 export function createMcpServer(options?: CreateMcpServerOptions): McpServer {
-  return mcpServerFor(checkMcpOptions(options));
+  return mcpServerFor(checkMcpOptions(options), undefined, sessionOf(options));
 }

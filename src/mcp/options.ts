@@ -14,6 +14,7 @@ import { moneyParam } from '../core/schemas.js';
 import { maskRefusal, MIN_KEY_LENGTH, Secret } from '../core/secrets.js';
 import { closestNames } from '../shared/closest-names.js';
 import { normalizeMoney } from '../shared/money.js';
+import type { McpAuditEntry } from './audit.js';
 import { TOOLS, TOOL_NAMES, type McpToolName } from './tools.js';
 
 /**
@@ -60,6 +61,36 @@ export interface CreateMcpServerOptions {
    * closest one; so is a sandbox tool in live mode.
    */
   tools?: readonly McpToolName[] | undefined;
+  /**
+   * The most the money tools (`transfers_create`, `charges_create`) may move
+   * in all, across the calls of the servers made from this very options
+   * object (the `lunas-mcp` command: the process): a number or a decimal
+   * string, as `maxAmount`. A call that would go past it is refused before
+   * the person is asked and before anything is sent, saying how much is
+   * left. A call counts once it is sent, and stops counting when the service
+   * refuses it; a call whose outcome is unknown (a lost answer) keeps
+   * counting, and its retry with the same `idempotency_key` does not count
+   * again.
+   */
+  maxTotal?: number | string | undefined;
+  /**
+   * Serve only the tools that read: no create, pay, fail, expire or clock
+   * advance. Default `false`. With `tools`, naming a tool that changes
+   * anything is refused.
+   */
+  readOnly?: boolean | undefined;
+  /**
+   * The only accounts `transfers_create` may send to, by id; a transfer to
+   * any other is refused before the person is asked and before anything is
+   * sent. Default: any account.
+   */
+  allowDestinations?: readonly string[] | undefined;
+  /**
+   * Where each money tool call's audit line goes: a file's path (a JSON line
+   * appended per call), or a function given each {@link McpAuditEntry}.
+   * Default: a JSON line on stderr.
+   */
+  audit?: string | ((entry: McpAuditEntry) => void) | undefined;
 }
 
 /** How a caller spells each option in messages: the option's name, or the command's flag. */
@@ -72,6 +103,10 @@ export const OPTION_NAMES: OptionSpelling = {
   apiKey: 'apiKey',
   maxAmount: 'maxAmount',
   tools: 'tools',
+  maxTotal: 'maxTotal',
+  readOnly: 'readOnly',
+  allowDestinations: 'allowDestinations',
+  audit: 'audit',
 };
 
 /** The options checked, with what the mode leaves to the service: its URL and key, checked by the client. */
@@ -86,6 +121,14 @@ export interface McpSettings {
   readonly maxAmount: string | undefined;
   /** The tools served, in the table's order. */
   readonly tools: readonly McpToolName[];
+  /** The session's cap, exactly, with two decimals, or none. */
+  readonly maxTotal: string | undefined;
+  /** Only the tools that read are served. */
+  readonly readOnly: boolean;
+  /** The accounts transfers may go to, or any (`undefined`). */
+  readonly allowDestinations: readonly string[] | undefined;
+  /** Where audit lines go: a file's path, a function, or stderr (`undefined`). */
+  readonly audit: string | ((entry: McpAuditEntry) => void) | undefined;
 }
 
 /** The key every sandbox accepts unless told otherwise. */
@@ -113,9 +156,21 @@ export function checkMcpOptions(given: unknown, spelled: OptionSpelling = OPTION
 }
 
 function settingsOf(values: CreateMcpServerOptions, spelled: OptionSpelling): McpSettings {
-  const { live = false, baseURL, apiKey, maxAmount, tools } = values;
+  const {
+    live = false,
+    baseURL,
+    apiKey,
+    maxAmount,
+    tools,
+    maxTotal,
+    readOnly = false,
+    allowDestinations,
+    audit,
+  } = values;
   if (typeof live !== 'boolean')
     throw new LunasError(`${spelled.live} must be true or false (got ${describeValue(live)})`);
+  if (typeof readOnly !== 'boolean')
+    throw new LunasError(`${spelled.readOnly} must be true or false (got ${describeValue(readOnly)})`);
   if (baseURL !== undefined && typeof baseURL !== 'string') {
     throw new LunasError(`${spelled.baseURL} must be a URL string (got ${describeValue(baseURL)})`);
   }
@@ -130,9 +185,31 @@ function settingsOf(values: CreateMcpServerOptions, spelled: OptionSpelling): Mc
     maxAmount: maxAmount === undefined ? undefined : checkMaxAmount(maxAmount, spelled.maxAmount),
     tools:
       tools === undefined
-        ? TOOLS.filter((tool) => !live || !tool.sandboxOnly).map((tool) => tool.name)
-        : checkTools(tools, live, spelled),
+        ? TOOLS.filter((tool) => (!live || !tool.sandboxOnly) && (!readOnly || tool.readOnly)).map((tool) => tool.name)
+        : checkTools(tools, live, readOnly, spelled),
+    maxTotal: maxTotal === undefined ? undefined : checkMaxAmount(maxTotal, spelled.maxTotal),
+    readOnly,
+    allowDestinations: allowDestinations === undefined ? undefined : checkDestinations(allowDestinations, spelled),
+    audit: audit === undefined ? undefined : checkAudit(audit, spelled),
   };
+}
+
+/** Account ids: a non-empty list of non-empty strings, each once. */
+function checkDestinations(value: unknown, spelled: OptionSpelling): readonly string[] {
+  const name = spelled.allowDestinations;
+  if (!Array.isArray(value) || !value.every((id) => typeof id === 'string' && id.trim() !== '')) {
+    throw new LunasError(`${name} must be a list of account ids, e.g. acc_partner (got ${describeValue(value)})`);
+  }
+  if (value.length === 0) throw new LunasError(`${name} names no account; leave it out to allow any`);
+  return [...new Set(value as string[])];
+}
+
+/** A file's path (not empty) or a function. */
+function checkAudit(value: unknown, spelled: OptionSpelling): string | ((entry: McpAuditEntry) => void) {
+  if ((typeof value === 'string' && value !== '') || typeof value === 'function') {
+    return value as string | ((entry: McpAuditEntry) => void);
+  }
+  throw new LunasError(`${spelled.audit} must be a file's path or a function (got ${describeValue(value)})`);
 }
 
 /**
@@ -147,7 +224,7 @@ function checkMaxAmount(value: unknown, name: string): string {
   return normalizeMoney(read.data)!;
 }
 
-function checkTools(value: unknown, live: boolean, spelled: OptionSpelling): McpToolName[] {
+function checkTools(value: unknown, live: boolean, readOnly: boolean, spelled: OptionSpelling): McpToolName[] {
   if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
     throw new LunasError(
       `${spelled.tools} must be a list of tool names, e.g. charges_create (got ${describeValue(value)})`,
@@ -165,6 +242,11 @@ function checkTools(value: unknown, live: boolean, spelled: OptionSpelling): Mcp
     if (live && tool.sandboxOnly) {
       throw new LunasError(
         `${name} acts on a sandbox, and live mode serves no sandbox tool: take it out of ${spelled.tools}`,
+      );
+    }
+    if (readOnly && !tool.readOnly) {
+      throw new LunasError(
+        `${name} changes things, and ${spelled.readOnly} serves only tools that read: take it out of ${spelled.tools}`,
       );
     }
   }

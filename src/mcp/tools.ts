@@ -15,6 +15,8 @@ import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/page.js';
 import { path, type ResourcePath } from '../core/request.js';
 import * as z from 'zod/mini';
+import { addFieldMessages, RequestValidationError, type FieldErrors } from '../core/errors.js';
+import { checkRequestOptions } from '../core/options.js';
 import { intParam, textParam, validate, type Schema } from '../core/schemas.js';
 import { chargeCreateParams, type ChargeCreateParams } from '../resources/charges.js';
 import { transferCreateParams, type TransferCreateParams } from '../resources/transfers.js';
@@ -22,7 +24,7 @@ import { normalizeMoney } from '../shared/money.js';
 import { toolInput, type ToolInput } from './tool-input.js';
 
 /**
- * The name of a tool `lunas-mcp` serves. The four `sandbox_` tools act on a
+ * The name of a tool `lunas-mcp` serves. The five `sandbox_` tools act on a
  * sandbox only, and are never served in live mode.
  * @category MCP
  */
@@ -37,14 +39,25 @@ export type McpToolName =
   | 'sandbox_charges_pay'
   | 'sandbox_charges_fail'
   | 'sandbox_charges_expire'
-  | 'sandbox_clock_advance';
+  | 'sandbox_clock_advance'
+  | 'sandbox_accounts_list';
 
-/** What a money-moving tool is about to send, read from its checked parameters. */
+/** What a money-moving tool is about to send, read from its checked arguments. */
 export interface Movement {
   /** The amount, exactly, with two decimals: `"150000.00"`. */
-  amount: string;
-  /** The sentence the person confirms: what moves, how much, where. */
-  question: string;
+  readonly amount: string;
+  /** The currency, lower case: `idr`. */
+  readonly currency: string;
+  /** A transfer's destination account, as the agent gave it. */
+  readonly destination?: string | undefined;
+  /** A charge's payment method. */
+  readonly paymentMethod?: string | undefined;
+  /** The `client_reference_id`, as the agent gave it. */
+  readonly reference?: string | undefined;
+  /** The agent's `idempotency_key`, checked as the SDK checks its `idempotencyKey` option. */
+  readonly idempotencyKey: string | undefined;
+  /** The SDK method's parameters: the arguments without `idempotency_key`. */
+  readonly params: Record<string, unknown>;
 }
 
 /** One tool. */
@@ -61,7 +74,8 @@ export interface ToolSpec {
   readonly sandboxOnly: boolean;
   /**
    * For the tools that move money: the arguments checked by the SDK's own
-   * schema (a refusal is its `RequestValidationError`) and read as what moves.
+   * schema, and `idempotency_key` by the SDK's rule for its option (a refusal
+   * is one `RequestValidationError` for both), and read as what moves.
    */
   readonly moves?: (args: Record<string, unknown>) => Movement;
   /** The one SDK call; its result is an object (a list's page as `{ data, page, … }`). */
@@ -70,6 +84,7 @@ export interface ToolSpec {
 
 /** A charge's id, checked by the SDK's path rules (not empty, `.` or `..`) when the call is made. */
 const idArgs = z.strictObject({ id: textParam('ID') });
+const noArgs = z.strictObject({});
 const advanceArgs = z.strictObject({
   ms: intParam('ms must be a whole number of milliseconds of at least 1', 1),
 });
@@ -81,11 +96,60 @@ async function pageOf<T>(list: PagePromise<T>): Promise<object> {
   return { data, page: number, page_size, total_items, has_more: page.hasNextPage() };
 }
 
-/** `150000.00 IDR`: money as the person reads it, exactly (no rounding, no float). */
-function shown(amount: number, currency: string | undefined): { exact: string; text: string } {
+/** The amount exactly, with two decimals (no rounding, no float). */
+function exactly(amount: number): string {
   // The schema's output is a number whose literal is the amount exactly: normalizeMoney reads that literal.
-  const exact = normalizeMoney(amount) ?? String(amount);
-  return { exact, text: `${exact} ${(currency ?? 'idr').toUpperCase()}` };
+  return normalizeMoney(amount) ?? String(amount);
+}
+
+/** What the agent reads of `idempotency_key` in a money tool's input schema. */
+const KEY_DESCRIPTION =
+  'Optional; 1 to 255 visible ASCII characters. To retry a call whose outcome is unknown, call again with ' +
+  'the same arguments and the idempotency_key its error names: the same key and arguments never move money twice.';
+
+/** A money tool's input schema: the SDK method's, and `idempotency_key`. */
+function moneyInput(schema: Schema<unknown, Record<string, unknown>>): ToolInput<Record<string, unknown>> {
+  const withKey = z.extend(schema as unknown as z.ZodMiniObject, {
+    idempotency_key: z.optional(z.string().register(z.globalRegistry, { description: KEY_DESCRIPTION })),
+  });
+  return toolInput(withKey as unknown as Schema<unknown, Record<string, unknown>>);
+}
+
+/**
+ * A money tool's arguments checked: the method's parameters by its schema
+ * (an unknown field named with the closest, `idempotency_key` among them),
+ * and `idempotency_key` by the SDK's rule for its `idempotencyKey` option,
+ * its problem filed under the argument's name. One refusal for both.
+ */
+function moneyArgs<T>(
+  schema: Schema<T, unknown>,
+  args: Record<string, unknown>,
+): { parsed: T; params: Record<string, unknown>; idempotencyKey: string | undefined } {
+  const { idempotency_key: key, ...params } = args;
+  const fields: FieldErrors = {};
+  let parsed: T | undefined;
+  try {
+    parsed = validate(
+      z.extend(schema as unknown as z.ZodMiniObject, { idempotency_key: z.optional(z.unknown()) }) as unknown as Schema<
+        T,
+        unknown
+      >,
+      args,
+    );
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    for (const [field, messages] of Object.entries(error.fields)) addFieldMessages(fields, field, messages);
+  }
+  if (key !== undefined) {
+    try {
+      checkRequestOptions({ idempotencyKey: key });
+    } catch (error) {
+      if (!(error instanceof RequestValidationError)) throw error;
+      addFieldMessages(fields, 'idempotency_key', Object.values(error.fields).flat());
+    }
+  }
+  if (Object.keys(fields).length > 0 || parsed === undefined) throw new RequestValidationError(fields);
+  return { parsed, params, idempotencyKey: key as string | undefined };
 }
 
 /**
@@ -110,14 +174,19 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Create a payment charge: payment_method qris or virtual_account, amount in rupiah (25000 is Rp 25.000). ' +
       'Returns the charge with payment_url, and qr_code_url for qris.',
-    input: toolInput(chargeCreateParams as Schema<unknown, Record<string, unknown>>),
+    input: moneyInput(chargeCreateParams as Schema<unknown, Record<string, unknown>>),
     readOnly: false,
     sandboxOnly: false,
     moves(args) {
-      const params = validate(chargeCreateParams, args);
-      const { exact, text } = shown(params.amount, params.currency);
-      const reference = params.client_reference_id === undefined ? '' : `, reference ${params.client_reference_id}`;
-      return { amount: exact, question: `Create a ${params.payment_method} charge of ${text}${reference}?` };
+      const { parsed, params, idempotencyKey } = moneyArgs(chargeCreateParams, args);
+      return {
+        amount: exactly(parsed.amount),
+        currency: (parsed.currency ?? 'idr').toLowerCase(),
+        paymentMethod: parsed.payment_method,
+        reference: parsed.client_reference_id,
+        idempotencyKey,
+        params,
+      };
     },
     call: (client, args, options) => client.charges.create(args as unknown as ChargeCreateParams, options),
   },
@@ -142,14 +211,19 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Move money from your account to another account of the platform: destination_account_id, amount in ' +
       'rupiah, currency idr. Instant and final.',
-    input: toolInput(transferCreateParams as Schema<unknown, Record<string, unknown>>),
+    input: moneyInput(transferCreateParams as Schema<unknown, Record<string, unknown>>),
     readOnly: false,
     sandboxOnly: false,
     moves(args) {
-      const params = validate(transferCreateParams, args);
-      const { exact, text } = shown(params.amount, params.currency);
-      const reference = params.client_reference_id === undefined ? '' : ` (reference ${params.client_reference_id})`;
-      return { amount: exact, question: `Transfer ${text} to account ${params.destination_account_id}${reference}?` };
+      const { parsed, params, idempotencyKey } = moneyArgs(transferCreateParams, args);
+      return {
+        amount: exactly(parsed.amount),
+        currency: parsed.currency.toLowerCase(),
+        destination: parsed.destination_account_id,
+        reference: parsed.client_reference_id,
+        idempotencyKey,
+        params,
+      };
     },
     call: (client, args, options) => client.transfers.create(args as unknown as TransferCreateParams, options),
   },
@@ -211,6 +285,18 @@ export const TOOLS: readonly ToolSpec[] = [
       const body = validate(advanceArgs, args);
       const events = await client.post('/_sandbox/clock/advance', { ...options, body });
       return { events };
+    },
+  },
+  {
+    name: 'sandbox_accounts_list',
+    description:
+      "Sandbox only: the sandbox's accounts, with their holders' names, balances and whether they are active.",
+    input: toolInput(noArgs as Schema<unknown, Record<string, unknown>>),
+    readOnly: true,
+    sandboxOnly: true,
+    async call(client, args, options) {
+      validate(noArgs, args);
+      return { data: await client.get('/_sandbox/accounts', options) };
     },
   },
 ];

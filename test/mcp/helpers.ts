@@ -54,8 +54,13 @@ export function agentClient(name: string, era: Era, person: Person | undefined) 
   return { client, asked };
 }
 
-/** A connected MCP client for `createMcpServer(options)`, closed after the test; `asked` records every question. */
-export async function agent(options: CreateMcpServerOptions, { era = 'legacy', person }: AgentOptions = {}) {
+/**
+ * A connected MCP client for `createMcpServer(options)`, closed after the test; `asked` records every question.
+ * The audit lines go nowhere unless `options.audit` says where (test/mcp/safety.test.ts reads them). One options
+ * object serves every server the 2026-07-28 handler makes, one per request: they share a session (`maxTotal`).
+ */
+export async function agent(given: CreateMcpServerOptions, { era = 'legacy', person }: AgentOptions = {}) {
+  const options: CreateMcpServerOptions = { audit: () => undefined, ...given };
   const { client, asked } = agentClient('lunas-test-agent', era, person);
   if (era === 'legacy') {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -82,3 +87,73 @@ function caller(client: Client) {
 
 /** The person who confirms: accepts with the box ticked. */
 export const confirms: Person = () => ({ action: 'accept', content: { confirm: true } });
+
+/** A request the stand-in service was sent: its method and path. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+}
+
+/**
+ * A loopback HTTP service that answers the API as lunas does but is no
+ * sandbox: it passes `/v1/…` to `target` (a real sandbox, so the answers are
+ * the service's) and has no control surface (`/_sandbox/…` is a 404), as a
+ * tunnel to the live service on a local port would. `requests` records
+ * every request it was sent, `/_sandbox/` probes included.
+ */
+export async function notASandbox(target: string) {
+  const { createServer } = await import('node:http');
+  const requests: SeenRequest[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      requests.push({ method: request.method ?? 'GET', path });
+      if (!path.startsWith('/v1/')) {
+        response.writeHead(404, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status: 'fail', data: { message: 'Not found' } }));
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of ['authorization', 'content-type', 'idempotency-key']) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      const init: RequestInit = { method: request.method ?? 'GET', headers };
+      if (chunks.length > 0) init.body = Buffer.concat(chunks);
+      void fetch(`${target}${path}`, init).then(
+        async (answer) => {
+          response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        },
+        () => response.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const stop = {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  open.push(stop);
+  return { url: `http://127.0.0.1:${port}`, requests, posts: () => requests.filter((each) => each.method === 'POST') };
+}
+
+/** Characters that would break a question's one line, or reorder what the person sees, if they reached it raw. */
+export const LINE_BREAKERS = [
+  '\n',
+  '\r',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\u202e',
+  '\u2066',
+  '\u200f',
+  '\u061c',
+  '\u001b',
+];

@@ -36,6 +36,12 @@ describe('createMcpServer options', () => {
     [{ baseUrl: 'http://127.0.0.1' }, 'Unknown option "baseUrl": did you mean "baseURL"?'],
     [{ ...SANDBOX, max_amount: 5 }, 'Unknown option "max_amount": did you mean "maxAmount"?'],
     [{ ...SANDBOX, tool: ['charges_list'] }, 'Unknown option "tool": did you mean "tools"?'],
+    [{ ...SANDBOX, max_total: 5 }, 'Unknown option "max_total": did you mean "maxTotal"?'],
+    [{ ...SANDBOX, readonly: true }, 'Unknown option "readonly": did you mean "readOnly"?'],
+    [
+      { ...SANDBOX, allowDestination: ['acc_a'] },
+      'Unknown option "allowDestination": did you mean "allowDestinations"?',
+    ],
     ['live', 'The MCP server options must be an object (got a string)'],
   ])('refuses an unknown name or a non-object, naming the closest option: %j', (options, message) => {
     expect(refusal(options)).toBe(message);
@@ -55,6 +61,18 @@ describe('createMcpServer options', () => {
       'tools must be a list of tool names, e.g. charges_create (got "charges_list")',
     ],
     [{ ...SANDBOX, tools: [] }, 'tools names no tool; leave it out to serve them all'],
+    [{ ...SANDBOX, maxTotal: 0 }, 'maxTotal must be greater than 0'],
+    [{ ...SANDBOX, maxTotal: '1.000' }, 'maxTotal must have at most two digits after the \'.\' (got "1.000")'],
+    [{ ...SANDBOX, readOnly: 'yes' }, 'readOnly must be true or false (got "yes")'],
+    [
+      { ...SANDBOX, readOnly: true, tools: ['charges_list', 'sandbox_charges_pay'] },
+      'sandbox_charges_pay changes things, and readOnly serves only tools that read: take it out of tools',
+    ],
+    [{ ...SANDBOX, allowDestinations: 'acc_a' }, 'allowDestinations must be a list of account ids, e.g. acc_partner'],
+    [{ ...SANDBOX, allowDestinations: ['acc_a', ''] }, 'allowDestinations must be a list of account ids'],
+    [{ ...SANDBOX, allowDestinations: [] }, 'allowDestinations names no account; leave it out to allow any'],
+    [{ ...SANDBOX, audit: '' }, 'audit must be a file\'s path or a function (got "")'],
+    [{ ...SANDBOX, audit: true }, "audit must be a file's path or a function (got true)"],
     [{ ...SANDBOX, tools: ['charge_create'] }, 'Unknown tool "charge_create" in tools: did you mean "charges_create"?'],
     [
       { ...SANDBOX, tools: ['refunds'] },
@@ -62,6 +80,21 @@ describe('createMcpServer options', () => {
     ],
   ])('refuses a bad value, saying how to write it: %j', (options, message) => {
     expect(refusal(options)).toContain(message);
+  });
+
+  it('takes the new limits when they are well written', () => {
+    expect(
+      createMcpServer({
+        ...SANDBOX,
+        maxTotal: '5000000.00',
+        readOnly: false,
+        allowDestinations: ['acc_a', 'acc_b'],
+        audit: () => undefined,
+      }),
+    ).toBeInstanceOf(McpServer);
+    expect(
+      createMcpServer({ ...SANDBOX, maxTotal: 5_000_000, readOnly: true, audit: '/tmp/lunas-audit.jsonl' }),
+    ).toBeInstanceOf(McpServer);
   });
 
   it('refuses a sandbox tool in live mode', () => {

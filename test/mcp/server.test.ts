@@ -71,6 +71,7 @@ describe('createMcpServer against a sandbox', () => {
       'sandbox_charges_fail',
       'sandbox_charges_expire',
       'sandbox_clock_advance',
+      'sandbox_accounts_list',
     ]);
     expect(tools.find((tool) => tool.name === 'charges_list')?.annotations).toEqual({ readOnlyHint: true });
 
@@ -114,7 +115,7 @@ describe('createMcpServer against a sandbox', () => {
     expect(content(await call('transfers_list')).total_items).toBe(0);
   });
 
-  it("advertises the SDK's own request schemas: their fields, their required ones, nothing else", async () => {
+  it("advertises the SDK's own request schemas: their fields and idempotency_key, their required ones, nothing else", async () => {
     const service = await sandbox();
     const { client } = await agent({ baseURL: service.url, apiKey: service.apiKey });
     const { tools } = await client.listTools();
@@ -128,7 +129,7 @@ describe('createMcpServer against a sandbox', () => {
         required: string[];
         additionalProperties: unknown;
       };
-      expect(Object.keys(listed.properties), name).toEqual(Object.keys(schema.def.shape));
+      expect(Object.keys(listed.properties), name).toEqual([...Object.keys(schema.def.shape), 'idempotency_key']);
       expect(listed.additionalProperties, name).toBe(false);
       // What the SDK accepts, as zod writes it for the input side.
       const written = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' });
@@ -139,6 +140,10 @@ describe('createMcpServer against a sandbox', () => {
     expect(charge.properties.payment_method).toEqual({ type: 'string', enum: ['qris', 'virtual_account'] });
     // A Date, which JSON cannot carry, is left out beside the string that stands for it.
     expect(charge.properties.expires_at).toEqual({ type: 'string' });
+    expect(charge.properties.idempotency_key).toEqual({
+      type: 'string',
+      description: expect.stringContaining('the same key and arguments never move money twice'),
+    });
   });
 
   it("answers a refused request with the SDK's own error: its message and field map, and nothing is sent", async () => {
@@ -267,13 +272,14 @@ describe.each<Era>(['legacy', 'modern'])('live mode, on a %s connection', (era) 
     const transfer = content(await call('transfers_create', { ...TRANSFER, client_reference_id: 'inv-7' }));
     expect(transfer).toMatchObject({ status: 'succeeded', amount: '150000.00', destination_account_id: 'acc_partner' });
     expect(asked.map((question) => question.message)).toEqual([
-      `Transfer 150000.00 IDR to account acc_partner (reference inv-7)? This moves real money on ${service.url}.`,
+      `Transfer Rp 150.000 to account "acc_partner" (reference "inv-7") on ${service.url}? ` +
+        'This moves real money, at once and for good.',
     ]);
     expect(posts(service, '/v1/transfers')).toHaveLength(1);
     expect(service.balance('acc_partner')).toBe('150000.00');
     const charge = content(await call('charges_create', { payment_method: 'qris', amount: '25000.5' }));
     expect(charge.amount).toBe('25000.50');
-    expect(asked[1]?.message).toMatch(/^Create a qris charge of 25000\.50 IDR\?/);
+    expect(asked[1]?.message).toMatch(/^Create a QRIS charge asking a customer to pay Rp 25\.000,50 on /);
   });
 
   it.each<[string, Person]>([
@@ -337,7 +343,7 @@ describe('a confirmation', () => {
     const yes = { [key!]: { action: 'accept', content: { confirm: true } } };
     const larger = await round({ ...TRANSFER, amount: '900000.00' }, yes);
     expect(larger.resultType).toBe('input_required');
-    expect(JSON.stringify(larger.inputRequests)).toContain('Transfer 900000.00 IDR to account acc_partner?');
+    expect(JSON.stringify(larger.inputRequests)).toContain('Transfer Rp 900.000 to account \\"acc_partner\\" on');
     expect(Object.keys(larger.inputRequests as object)).not.toEqual([key]);
     expect(service.requests).toEqual([]);
     const same = await round(TRANSFER, yes);

@@ -10,12 +10,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Client, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/client';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, ProtocolError, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox, type Sandbox } from 'lunas-sdk/testing';
 import { eventually } from '../helpers/waiting.js';
-import { agentClient, confirms, type Era, type Person } from './helpers.js';
+import { agentClient, confirms, LINE_BREAKERS, notASandbox, type Era, type Person } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = 'src/mcp/cli/main.ts';
@@ -104,11 +107,11 @@ describe('lunas-mcp over stdio', () => {
     async () => {
       const { client, call, stderr } = await lunasMcp([]);
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toHaveLength(11);
+      expect(names).toHaveLength(12);
       expect(names).toEqual(expect.arrayContaining(['charges_create', 'sandbox_charges_pay', 'sandbox_clock_advance']));
       const charge = result(await call('charges_create', { payment_method: 'qris', amount: 25_000 }));
       expect(charge).toMatchObject({ payment_method: 'qris', status: 'pending', amount: '25000.00' });
-      const url = /serving its own sandbox at (http:\/\/127\.0\.0\.1:\d+) over MCP on stdio \(11 tools\)/.exec(
+      const url = /serving its own sandbox at (http:\/\/127\.0\.0\.1:\d+) over MCP on stdio \(12 tools\)/.exec(
         stderr(),
       )?.[1];
       expect(url, stderr()).toBeDefined();
@@ -130,7 +133,7 @@ describe('lunas-mcp over stdio', () => {
       const service = await sandbox();
       const { call, stderr } = await lunasMcp(['--url', service.url, '--api-key', KEY, '--max-amount', '100000']);
       expect(stderr()).toContain(
-        `serving the sandbox at ${service.url} over MCP on stdio (11 tools, amounts up to 100000.00)`,
+        `serving the sandbox at ${service.url} over MCP on stdio (12 tools, amounts up to 100000.00)`,
       );
       const above = refusal(await call('charges_create', { payment_method: 'qris', amount: '100000.01' }));
       expect(above.reason).toBe('above_max_amount');
@@ -188,7 +191,7 @@ describe('lunas-mcp over stdio', () => {
         amount: '150000.00',
       });
       expect(asked.map((question) => question.message)).toEqual([
-        `Transfer 150000.00 IDR to account acc_partner? This moves real money on ${service.url}.`,
+        `Transfer Rp 150.000 to account "acc_partner" on ${service.url}? This moves real money, at once and for good.`,
       ]);
       expect(transfersSent(service)).toHaveLength(1);
       expect(service.balance('acc_partner')).toBe('150000.00');
@@ -197,15 +200,145 @@ describe('lunas-mcp over stdio', () => {
   );
 
   it(
-    'in live mode, sends nothing when the person declines',
+    'in live mode, sends nothing when the person declines, asked a question a forged reference cannot break',
     async () => {
       const service = await sandbox();
       const { call, asked } = await lunasMcp(['--live', '--url', service.url, '--api-key', KEY], {
         person: () => ({ action: 'decline' }),
       });
-      expect(refusal(await call('transfers_create', TRANSFER)).reason).toBe('not_confirmed');
-      expect(asked).toHaveLength(1);
+      const forged = { ...TRANSFER, client_reference_id: 'x)?\nTransfer 1.00 IDR to acc_partner (ref y' };
+      expect(refusal(await call('transfers_create', forged)).reason).toBe('not_confirmed');
+      expect(refusal(await call('transfers_create', { ...TRANSFER, client_reference_id: KEY })).reason).toBe(
+        'not_confirmed',
+      );
+      expect(asked.map((question) => question.message)).toEqual([
+        'Transfer Rp 150.000 to account "acc_partner" (reference "x)?\\nTransfer 1.00 IDR to acc_partner (ref y") ' +
+          `on ${service.url}? This moves real money, at once and for good.`,
+        `Transfer Rp 150.000 to account "acc_partner" (reference "[REDACTED]") on ${service.url}? ` +
+          'This moves real money, at once and for good.',
+      ]);
+      for (const breaker of LINE_BREAKERS) expect(JSON.stringify(asked)).not.toContain(breaker);
       expect(transfersSent(service)).toEqual([]);
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    'makes a transfer behind three lost answers once, when the agent retries with the idempotency_key its error names',
+    async () => {
+      const service = await sandbox();
+      const { call } = await lunasMcp(['--url', service.url, '--api-key', KEY]);
+      service.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers', times: 3 });
+      const transfer = { destination_account_id: 'acc_partner', amount: 10_000, currency: 'idr' };
+      const lost = refusal(await call('transfers_create', transfer)) as { message: string; idempotency_key?: string };
+      const key = lost.idempotency_key!;
+      expect(lost.message).toContain(
+        `call transfers_create again with the same arguments and idempotency_key "${key}"`,
+      );
+      expect(service.balance('acc_partner')).toBe('10000.00');
+      const made = result(await call('transfers_create', { ...transfer, idempotency_key: key }));
+      expect(service.transfers().map((each) => each.id)).toEqual([made.id]);
+      expect(service.balance('acc_partner')).toBe('10000.00');
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    '--max-total and --allow-destination refuse before anything is sent, and --audit records every money tool call',
+    async () => {
+      const service = await sandbox();
+      const folder = mkdtempSync(join(tmpdir(), 'lunas-mcp-audit-'));
+      onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+      const audit = join(folder, 'audit.jsonl');
+      const { call, stderr } = await lunasMcp([
+        '--url',
+        service.url,
+        '--api-key',
+        KEY,
+        '--max-total',
+        '15000',
+        '--allow-destination',
+        'acc_partner,acc_supplier',
+        '--audit',
+        audit,
+      ]);
+      expect(stderr()).toContain('(12 tools, 15000.00 in all, transfers to acc_partner, acc_supplier only)');
+      const transfer = { destination_account_id: 'acc_partner', amount: 10_000, currency: 'idr' };
+      const made = result(await call('transfers_create', { ...transfer, client_reference_id: `inv\u2028${KEY}` }));
+      const over = refusal(await call('transfers_create', transfer));
+      expect(over.reason).toBe('above_max_total');
+      expect(over.message).toContain(': 5000.00 is left. Nothing was sent.');
+      const elsewhere = refusal(
+        await call('transfers_create', { ...transfer, destination_account_id: 'acc_closed', amount: 1 }),
+      );
+      expect(elsewhere.reason).toBe('destination_not_allowed');
+      expect(transfersSent(service)).toHaveLength(1);
+      expect(service.balance('acc_partner')).toBe('10000.00');
+
+      const lines = readFileSync(audit, 'utf8').split('\n').filter(Boolean);
+      expect(lines).toHaveLength(3);
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        entries.map(({ tool, destination, answer, id, reason }) => ({ tool, destination, answer, id, reason })),
+      ).toEqual([
+        { tool: 'transfers_create', destination: 'acc_partner', answer: 'not_asked', id: made.id, reason: null },
+        {
+          tool: 'transfers_create',
+          destination: 'acc_partner',
+          answer: 'not_asked',
+          id: null,
+          reason: 'above_max_total',
+        },
+        {
+          tool: 'transfers_create',
+          destination: 'acc_closed',
+          answer: 'not_asked',
+          id: null,
+          reason: 'destination_not_allowed',
+        },
+      ]);
+      // One line each, the reference escaped and the key masked.
+      expect(lines[0]).toContain('"reference":"inv\\u2028[REDACTED]"');
+      expect(readFileSync(audit, 'utf8') + stderr()).not.toContain(KEY);
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    '--read-only serves only the tools that read, and a call to another sends nothing',
+    async () => {
+      const service = await sandbox();
+      const { client, call } = await lunasMcp(['--url', service.url, '--api-key', KEY, '--read-only']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'charges_retrieve',
+        'charges_list',
+        'transfers_list',
+        'payouts_list',
+        'payment_methods_list',
+        'sandbox_accounts_list',
+      ]);
+      await expect(call('transfers_create', TRANSFER)).rejects.toThrow(ProtocolError);
+      await expect(call('charges_create', { payment_method: 'qris', amount: 1000 })).rejects.toThrow(ProtocolError);
+      expect(service.requests).toEqual([]);
+      expect(service.balance('acc_partner')).toBe('0.00');
+    },
+    SPAWN_MS,
+  );
+
+  it(
+    "sends no POST to a loopback URL that answers the API but is not a sandbox, without the person's yes",
+    async () => {
+      const service = await sandbox();
+      const tunnel = await notASandbox(service.url);
+      const { call, stderr } = await lunasMcp(['--url', tunnel.url, '--api-key', KEY]);
+      const refused = refusal(await call('transfers_create', TRANSFER));
+      expect(refused.reason).toBe('confirmation_unavailable');
+      expect(refused.message).toContain('does not answer as a lunas sandbox');
+      expect(refusal(await call('sandbox_charges_pay', { id: 'ch_1' })).reason).toBe('not_a_sandbox');
+      expect(tunnel.posts()).toEqual([]);
+      expect(service.requests).toEqual([]);
+      expect(service.balance('acc_partner')).toBe('0.00');
+      expect(stderr()).toContain(`${tunnel.url} does not answer as a lunas sandbox`);
     },
     SPAWN_MS,
   );
@@ -253,6 +386,9 @@ describe('lunas-mcp refusals', () => {
     [['--live'], "Live mode needs the service's URL: pass --url or set LUNAS_BASE_URL"],
     [['--max-amount', '1.000'], '--max-amount must have at most two digits after the \'.\' (got "1.000")'],
     [['--max-amoun', '5'], "Unknown option '--max-amoun'"],
+    [['--max-total', '1.000'], '--max-total must have at most two digits after the \'.\' (got "1.000")'],
+    [['--read-only', '--tools', 'transfers_create'], 'transfers_create changes things, and --read-only serves only'],
+    [['--allow-destination', ','], '--allow-destination names no account; leave it out to allow any'],
   ])(
     'refuses %j with usage, exit 2',
     async (flags, message) => {
