@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '33714 B',
+    limit: '34193 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',
