@@ -111,7 +111,7 @@ export class Client {
    * The guide: [Calling endpoints the SDK does not cover yet](../docs/raw-requests.md).
    *
    * @throws {@link RequestValidationError} when `path`, `options.query` or `options.schema` is
-   *   invalid; nothing is sent.
+   *   invalid, or `path` or `options.query` holds the client's API key; nothing is sent.
    * @throws {@link ResponseValidationError} when `options.schema` rejects the response's `data`.
    * @throws {@link LunasError} every call's errors: see
    *   [the table](../docs/errors-and-retries.md#every-error-a-call-can-raise).
@@ -134,7 +134,8 @@ export class Client {
    * the same on every attempt. Otherwise as {@link Client.get}.
    *
    * @throws {@link RequestValidationError} when `path`, `options.body` (not JSON-serialisable) or
-   *   `options.schema` is invalid; nothing is sent.
+   *   `options.schema` is invalid, or `path` or `options.body` (a name or value at any depth)
+   *   holds the client's API key; nothing is sent.
    * @throws {@link ResponseValidationError} when `options.schema` rejects the response's `data`.
    * @throws {@link LunasError} every call's errors: see
    *   [the table](../docs/errors-and-retries.md#every-error-a-call-can-raise).

@@ -16,9 +16,12 @@
  * what the caller's input made of it (the operation's name and route) is
  * known here; a call refused before sending publishes nothing.
  *
- * The API key is masked where text leaves: in a refusal of the caller's
- * input, and in what a list's inspection prints. A call that succeeds never
- * masks anything here.
+ * The API key is never sent as a parameter: an id, a raw path, a query or a
+ * body holding it, in any form the key is masked in, is refused before
+ * sending ({@link keyRefusal}), on the way in with the other checks. And it
+ * is masked where text leaves: in a refusal of the caller's input, and in
+ * what a list's inspection prints. A call that succeeds never masks anything
+ * here.
  */
 import { describeValue } from './describe-value.js';
 import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
@@ -77,10 +80,15 @@ function kept<T>(result: { body: T; info: ResponseInfo }): T {
 export class ResourcePath {
   readonly #route: TemplateStringsArray | Secret;
 
-  /** `route`: the tag's template, or for a raw call's path the key's matcher to mask it with. */
+  /**
+   * `route`: the tag's template, or for a raw call's path the key's matcher to
+   * mask it with; `ids`: the caller's ids the tag put in the path, as given,
+   * for the request primitive to check for the key (a raw path is checked whole).
+   */
   constructor(
     readonly relative: string,
     route: TemplateStringsArray | Secret,
+    readonly ids: readonly string[] = [],
   ) {
     this.#route = route;
   }
@@ -105,7 +113,7 @@ export class ResourcePath {
 export function path(strings: TemplateStringsArray, ...ids: unknown[]): ResourcePath {
   let result = strings[0]!.slice(1);
   ids.forEach((id, index) => (result += pathSegment('id', id) + strings[index + 1]!));
-  return new ResourcePath(result, strings);
+  return new ResourcePath(result, strings, ids as string[]);
 }
 
 /**
@@ -165,6 +173,7 @@ function relativePath(value: unknown, secret: Secret): string {
     if (segment === '' || /^(\.|%2e){1,2}$/i.test(segment))
       return refuse(`Path must not hold empty, "." or ".." segments (got ${quoted()})`);
   }
+  if (secret.holds(value)) throw keyRefusal(['path']);
   return relative;
 }
 
@@ -271,19 +280,25 @@ export class API {
    */
   get<T>(path: ResourcePath, request: GetRequest<T>, options?: RequestOptions | null): Promise<T> {
     const checked = this.checkOptions(options);
+    this.#checkIds(path);
     return this.#send(request.operation, 'GET', path, undefined, undefined, request.schema, checked);
   }
 
   /** POST `request.body` as JSON to `path`, with an Idempotency-Key; resolves and throws as {@link API.get} does. */
   post<T>(path: ResourcePath, request: PostRequest<T>, options?: RequestOptions | null): Promise<T> {
     const checked = this.checkOptions(options);
+    this.#checkIds(path);
+    const secret = this.#transport.secret;
     let body: string;
     try {
       body = JSON.stringify(request.body);
     } catch {
       // The resource's schema let only JSON data through; a `toJSON` that answered once, then threw, is refused as a raw body is.
-      body = this.#refusing(() => serializeRaw(request.body, this.#transport.secret)!);
+      body = this.#refusing(() => serializeRaw(request.body, secret)!);
     }
+    // The body as it will be sent, the key looked for once (a few scans of a small text when absent).
+    const holding = keyFieldsIn(body, '', secret);
+    if (holding !== undefined) this.#refuseKey(holding);
     return this.#send(request.operation, 'POST', path, undefined, body, request.schema, checked);
   }
 
@@ -305,7 +320,12 @@ export class API {
       order,
       label: `GET /${path.relative}`,
       params: request.params,
-      options: () => this.checkOptions(options),
+      // Called once, before the first page is sent: the ids are checked with the options, not per page.
+      options: () => {
+        const checked = this.checkOptions(options);
+        this.#checkIds(path);
+        return checked;
+      },
       send: (query, checked) =>
         this.#call(
           { operation, method: 'GET', path, query, body: undefined, schema: items, page: query.page },
@@ -327,6 +347,20 @@ export class API {
     // None given (most calls): the one frozen result, with nothing to check and no closure for a refusal.
     if (options === undefined || options === null) return NO_REQUEST_OPTIONS;
     return this.#refusing(() => checkRequestOptions(options));
+  }
+
+  /**
+   * The caller's ids in a resource's path: one holding the client's API key
+   * is refused, as `id`, before sending (the service would log the URL).
+   */
+  #checkIds(path: ResourcePath): void {
+    const secret = this.#transport.secret;
+    for (const id of path.ids) if (secret.holds(id)) this.#refuseKey(['id']);
+  }
+
+  /** Refuses parameters holding the key, `fields` masked (a body's name may be the key). */
+  #refuseKey(fields: readonly string[]): never {
+    throw maskRefusal(keyRefusal(fields), this.#transport.secret);
   }
 
   /** A method's parameters, checked by `schema` before anything is sent. */
@@ -357,8 +391,8 @@ export class API {
     const checked: RawOptions = this.#refusing(() => checkRequestOptions(options, RAW_NAMES[method]));
     const [relative, query, body, schema] = this.#refusing(() => [
       relativePath(path, secret),
-      method === 'GET' ? checkQuery(checked.query) : undefined,
-      method === 'POST' ? serializeRaw(checked.body, secret) : undefined,
+      method === 'GET' ? checkQuery(checked.query, secret) : undefined,
+      method === 'POST' ? withoutKey(serializeRaw(checked.body, secret), secret) : undefined,
       checkSchema<T>(checked.schema),
     ]);
     const operation = method === 'GET' ? 'get' : 'post';
@@ -449,8 +483,11 @@ const RAW_NAMES = { GET: ['query', 'schema'], POST: ['body', 'schema'] } as cons
 /** A raw call's options, checked by name: the request options, and what to send, still to check. */
 type RawOptions = RequestOptions & { query?: unknown; body?: unknown; schema?: unknown };
 
-/** A raw GET's query: a plain object of strings (Unicode text), finite numbers and booleans. */
-function checkQuery(query: unknown): QueryParams | undefined {
+/**
+ * A raw GET's query: a plain object of strings (Unicode text), finite numbers
+ * and booleans, none of whose names or values holds the client's API key.
+ */
+function checkQuery(query: unknown, secret: Secret): QueryParams | undefined {
   if (query === undefined || query === null) return undefined;
   // Only a plain object's own entries are read: a URLSearchParams or a Map
   // has none, and would be sent as no query at all.
@@ -470,6 +507,10 @@ function checkQuery(query: unknown): QueryParams | undefined {
     }
   }
   if (Object.keys(problems).length > 0) throw new RequestValidationError(problems);
+  const holding = Object.entries(query)
+    .filter(([name, value]) => secret.holds(name) || (value !== undefined && secret.holds(String(value))))
+    .map(([name]) => `query.${name}`);
+  if (holding.length > 0) throw keyRefusal(holding);
   return query as QueryParams;
 }
 
@@ -503,6 +544,69 @@ function serializeRaw(body: unknown, secret: Secret): string | undefined {
   }
   if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });
   return text;
+}
+
+/** A raw body's JSON text, refused when it holds the client's API key (fields named `body.…`). */
+function withoutKey(text: string | undefined, secret: Secret): string | undefined {
+  const holding = text === undefined ? undefined : keyFieldsIn(text, 'body', secret);
+  if (holding !== undefined) throw keyRefusal(holding);
+  return text;
+}
+
+/**
+ * The refusal of parameters holding the client's own API key, one message
+ * per field naming it, never the key: the service stores what a request's
+ * parameters carry, and shows some of it (a charge's description, on the
+ * customer's payment page), so the key travels only as `Authorization`. A
+ * field name holding the key is masked by the caller's `maskRefusal`.
+ */
+function keyRefusal(fields: readonly string[]): RequestValidationError {
+  const problems: FieldErrors = {};
+  for (const field of fields) {
+    addFieldMessages(problems, field, [
+      `The client's API key is in ${field}: lunas sends the key only as the Authorization header, never in ` +
+        "a request's parameters, which the service stores and may show to customers; remove it",
+    ]);
+  }
+  return new RequestValidationError(problems);
+}
+
+/** Stands for the value of a name that holds the key: the name is the field refused. */
+const NAMED = Symbol('named');
+
+/**
+ * Where the key stands in a JSON body about to be sent, dotted from `root`
+ * (`items.0.name`, `body.metadata.note`): every name or value that holds it,
+ * in any form the key is masked in; undefined when none does.
+ *
+ * The text is what would be sent (a `toJSON`'s result, not the object given),
+ * looked at whole, once: the hot path, a few scans of a small text. Its names
+ * and values are in it as written, but for JSON's own escapes: the `\"`, `\\`
+ * and `\/` of the characters a key can hold are undone first, so a form the
+ * caller wrote escaped (`\/`, `\u0073`), escaped again in the text, is seen as
+ * written. Only a body holding the key is parsed and walked (without
+ * recursion); the key spread over more than one value (a key with `"` or
+ * `,`) names `root`.
+ */
+function keyFieldsIn(text: string, root: string, secret: Secret): string[] | undefined {
+  if (!secret.holds(text.includes('\\') ? text.replace(/\\(["\\/])/g, '$1') : text)) return undefined;
+  const found: string[] = [];
+  const at = (field: string, name: string) => (field === '' ? name : `${field}.${name}`);
+  const pending: [string, unknown][] = [[root, JSON.parse(text)]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [field, value] = next;
+    if (value === NAMED || ((typeof value === 'string' || typeof value === 'number') && secret.holds(String(value)))) {
+      found.push(field);
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      // Pushed in reverse, so fields are named in the body's order.
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [name, each] = entries[index]!;
+        pending.push([at(field, name), secret.holds(name) ? NAMED : each]);
+      }
+    }
+  }
+  return found.length > 0 ? found : [root === '' ? 'params' : root];
 }
 
 /** The base of the resource namespaces of {@link Client}: each method is one call on the {@link API} primitive. */

@@ -55,6 +55,17 @@ export class Secret {
   }
 
   /**
+   * Whether `text` holds the key in any form {@link mask} replaces: what a
+   * request's parameters are refused for (request.ts), so what lunas refuses
+   * to send and what it masks are one set.
+   */
+  holds(text: string): boolean {
+    if (!text.includes('%') && !text.includes('\\')) return text.includes(this.#key);
+    // `search` ignores the global expression's lastIndex: no state carried between calls.
+    return text.search(this.#forms) !== -1;
+  }
+
+  /**
    * `text` masked as {@link mask} does, and also where a message quoted a
    * string of the caller's holding the key and cut it short (describe-value.ts
    * shows 40 characters, then `…`): the key's first characters, eight or more,

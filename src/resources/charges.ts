@@ -151,7 +151,8 @@ export class Charges extends Resource {
    * Creates a charge and returns the customer's payment instructions. `params`
    * are checked first, before anything is sent.
    *
-   * @throws {@link RequestValidationError} when `params` are invalid; nothing is sent.
+   * @throws {@link RequestValidationError} when `params` are invalid, or a field holds the
+   *   client's API key (the payment page shows the description); nothing is sent.
    * @throws {@link LunasError} every call's errors: see
    *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
    *
@@ -179,7 +180,7 @@ export class Charges extends Resource {
    * The result has no `payment_url` or `qr_code_url`.
    *
    * @throws {@link RequestValidationError} when `id` cannot name a charge (not a non-empty
-   *   string, `.`, `..`, half a surrogate pair); nothing is sent.
+   *   string, `.`, `..`, half a surrogate pair) or holds the client's API key; nothing is sent.
    * @throws {@link NotFoundError} when there is no charge with that id.
    * @throws {@link LunasError} every call's errors: see
    *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).

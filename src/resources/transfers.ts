@@ -143,7 +143,8 @@ export class Transfers extends Resource {
    * pass your own `idempotencyKey` (one per business operation) to keep that
    * guarantee across restarts too.
    *
-   * @throws {@link RequestValidationError} when `params` are invalid; nothing is sent.
+   * @throws {@link RequestValidationError} when `params` are invalid, or a field holds the
+   *   client's API key; nothing is sent.
    * @throws {@link PermissionDeniedError} (403) when your balance is less than the amount.
    * @throws {@link BadRequestError} (400) when the destination account is not active, with
    *   `fields.destination_account_id`.

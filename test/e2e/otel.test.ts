@@ -42,6 +42,7 @@ import {
   AuthenticationError,
   NotFoundError,
   OPERATION_CHANNEL,
+  RequestValidationError,
 } from 'lunas-sdk';
 import { instrumentLunas } from 'lunas-sdk/otel';
 import { undiciFetch } from 'lunas-sdk/undici';
@@ -381,7 +382,7 @@ describe('providers and stopping', () => {
 });
 
 describe('the API key', () => {
-  it('is in no span name, attribute, status, event or metric: a success, a 401 echoing it, a raw path holding it', async () => {
+  it('is in no span name, attribute, status, event or metric: a success, a 401 echoing it; a raw path holding it makes none', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 0 });
     const otel = telemetry();
     await client.charges.list();
@@ -392,10 +393,11 @@ describe('the API key', () => {
       headers: { 'x-echo': `Bearer ${sandbox.apiKey}`, 'x-request-id': sandbox.apiKey },
     });
     await rejection(client.charges.list(), AuthenticationError);
-    await expect(client.get(`/v1/${sandbox.apiKey}`, { query: { key: sandbox.apiKey } })).rejects.toThrow();
+    // Refused before sending: no span, no metric.
+    await rejection(client.get(`/v1/${sandbox.apiKey}`, { query: { key: sandbox.apiKey } }), RequestValidationError);
 
     const spans = otel.spans();
-    expect(spans.length).toBe(6);
+    expect(spans.length).toBe(4);
     const recorded = spans.map((span) => ({
       name: span.name,
       attributes: span.attributes,

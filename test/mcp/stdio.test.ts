@@ -139,9 +139,14 @@ describe('lunas-mcp over stdio', () => {
       expect(above.reason).toBe('above_max_amount');
       expect(refusal(await call('transfers_create', TRANSFER)).reason).toBe('above_max_amount');
       expect(service.requests).toEqual([]);
-      const charge = result(
+      // The key as a parameter is refused before sending, naming the field, never the key.
+      const leak = refusal(
         await call('charges_create', { payment_method: 'qris', amount: 100_000, client_reference_id: KEY }),
       );
+      expect(leak.name).toBe('RequestValidationError');
+      expect(JSON.stringify(leak)).not.toContain(KEY);
+      expect(service.requests).toEqual([]);
+      const charge = result(await call('charges_create', { payment_method: 'qris', amount: 100_000 }));
       expect(service.charges().map((each) => each.id)).toEqual([charge.id]);
       expect(JSON.stringify(charge)).not.toContain(KEY);
       expect(stderr()).not.toContain(KEY);

@@ -2,7 +2,8 @@
  * The API key never leaks, property-based: keys drawn from the base64 and
  * base64url alphabets and from all of printable ASCII, put where a caller or
  * a service can put them (a raw call's path, a query name and value, an id,
- * a body echoing it literal, JSON-escaped or percent-encoded in either case),
+ * a charge's description, a raw body: each refused before sending; a
+ * body echoing it literal, JSON-escaped or percent-encoded in either case),
  * and a custom fetch that throws errors carrying the Request, its Headers,
  * an axios-style config and nested causes. No form of the key (literal,
  * percent-encoded in either case, as a URL serialises it, JSON-escaped)
@@ -12,7 +13,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../../src/core/secrets.js';
-import { Client, LunasError } from '../../src/index.js';
+import { Client, LunasError, RequestValidationError } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings } from '../helpers/key-forms.js';
 import { recordEvents, recordingLogger } from '../helpers/recorders.js';
 import { chargeJson } from '../helpers/fixtures.js';
@@ -32,8 +33,16 @@ const key = fc.oneof(
 );
 
 /** Where the caller puts the key. */
-type Placement = 'path' | 'query name' | 'query value' | 'id' | 'nowhere';
-const placement = fc.constantFrom<Placement>('path', 'query name', 'query value', 'id', 'nowhere');
+type Placement = 'path' | 'query name' | 'query value' | 'id' | 'description' | 'raw body' | 'nowhere';
+const placement = fc.constantFrom<Placement>(
+  'path',
+  'query name',
+  'query value',
+  'id',
+  'description',
+  'raw body',
+  'nowhere',
+);
 
 /** How the service writes the key back, from the text it is given (the key, or the URL it received). */
 const encodings: Record<string, (text: string) => string> = {
@@ -87,7 +96,7 @@ function respond(request: Request, kind: Answer, echo: string, thrown: string, a
   switch (kind) {
     case 'success':
       return new Response(
-        `{"status":"success","data":${JSON.stringify(chargeJson({ description: null })).replace('"description":null', `"description":"${message}"`)}}`,
+        `{"status":"success","data":${JSON.stringify(chargeJson({ description: null })).replace('"description":null', () => `"description":"${message}"`)}}`,
       );
     case 'fail':
       return new Response(`{"status":"fail","data":{"authorization":["${message}"],"${inJson(echo)}":"x"}}`, {
@@ -109,7 +118,8 @@ function respond(request: Request, kind: Answer, echo: string, thrown: string, a
   }
 }
 
-async function call(client: Client, secret: string, where: Placement): Promise<unknown> {
+/** Calls with the key placed `where`; in a raw body, written in `form` (as a caller may copy it from a log). */
+async function call(client: Client, secret: string, where: Placement, form: string): Promise<unknown> {
   switch (where) {
     case 'path':
       return client.get(`/v1/things/${secret}`);
@@ -119,6 +129,10 @@ async function call(client: Client, secret: string, where: Placement): Promise<u
       return client.get('/v1/things', { query: { q: secret } });
     case 'id':
       return client.charges.retrieve(secret);
+    case 'description':
+      return client.charges.create({ payment_method: 'qris', amount: 10_000, description: `key: ${secret}.` });
+    case 'raw body':
+      return client.post('/v1/things', { body: { metadata: { note: [`the key is ${encodings[form]!(secret)}`] } } });
     case 'nowhere':
       return client.charges.retrieve('ch_1');
   }
@@ -167,15 +181,22 @@ describe('the API key, in any form, placed anywhere', () => {
           const events = recordEvents(client);
           let outcome: unknown;
           try {
-            outcome = await call(client, secret, where);
+            outcome = await call(client, secret, where, form);
           } catch (error) {
             expect(error).toBeInstanceOf(LunasError);
             outcome = error;
           }
           const shown = [...renderings(outcome), ...events.flatMap(({ event }) => renderings(event)), ...lines];
           expect(keyLeaks(shown, secret)).toEqual([]);
-          // The key reached the SDK (in the URL, an echo or a thrown error), and was masked.
-          if (where !== 'nowhere' || !echoUrl || kind === 'throw') expect(shown.join('\n')).toContain('[REDACTED]');
+          if (where !== 'nowhere') {
+            // The key as a parameter is refused before sending, whatever the key (one with `?`
+            // or `..` in a path may be refused for that first).
+            expect(outcome).toBeInstanceOf(RequestValidationError);
+            expect(attempts).toBe(0);
+          } else if (!echoUrl || kind === 'throw') {
+            // The key reached the SDK (in an echo or a thrown error), and was masked.
+            expect(shown.join('\n')).toContain('[REDACTED]');
+          }
         },
       ),
       { numRuns: RUNS },
@@ -247,6 +268,44 @@ describe('a key too short to mask safely', () => {
         expect(refusal({ timeOut: 1 })).toEqual(new LunasError('Unknown option "timeOut": did you mean "timeout"?'));
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+describe('what lunas refuses to send is what it masks', () => {
+  it('a raw body holding any form of the key inside any text is refused, naming the field, nothing sent', async () => {
+    const longTricky = fc.string({
+      unit: fc.constantFrom('\\', '/', '"', '%', '2', '5', 'u', '0', 'c', 'A'),
+      minLength: 12,
+      maxLength: 40,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(key, longTricky),
+        fc.nat(),
+        fc.string({ maxLength: 20 }),
+        fc.string({ maxLength: 20 }),
+        async (secret, pick, before, after) => {
+          const forms = keyForms(secret);
+          const note = `${before}${forms[pick % forms.length]!}${after}`;
+          let sent = 0;
+          const client = new Client({
+            apiKey: secret,
+            baseURL: BASE_URL,
+            maxRetries: 0,
+            fetch: () => {
+              sent++;
+              return Promise.reject(new Error('sent'));
+            },
+          });
+          const error = await client.post('/v1/things', { body: { metadata: { note } } }).catch((e: unknown) => e);
+          expect(sent).toBe(0);
+          expect(error).toBeInstanceOf(RequestValidationError);
+          expect(Object.keys((error as RequestValidationError).fields)).toEqual(['body.metadata.note']);
+          expect(keyLeaks(renderings(error), secret)).toEqual([]);
+        },
+      ),
+      { numRuns: RUNS * 4 },
     );
   });
 });

@@ -12,7 +12,15 @@
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, APIError, Client, getResponseInfo, Page, PagePromise } from 'lunas-sdk';
+import {
+  APIConnectionError,
+  APIError,
+  Client,
+  getResponseInfo,
+  Page,
+  PagePromise,
+  RequestValidationError,
+} from 'lunas-sdk';
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
 import { keyForms, keyLeaks } from '../helpers/key-forms.js';
 import { recordEvents, recordingLogger } from '../helpers/recorders.js';
@@ -324,23 +332,56 @@ describe('the key where a caller put it, over real HTTP', () => {
     return { client, lines, events: recordEvents(client) };
   }
 
-  it.each<[string, (client: Client) => Promise<unknown>, string]>([
-    ['an id', (client) => client.charges.retrieve(KEY), '/v1/payments/charges/[REDACTED]'],
-    ['a raw path', (client) => client.get(`/v1/payments/charges/${KEY}`), '/v1/payments/charges/[REDACTED]'],
+  it.each<[string, (client: Client) => Promise<unknown>, string[]]>([
     [
-      'a query name and value',
-      (client) => client.get('/v1/unknown', { query: { [KEY]: KEY } }),
-      '/v1/unknown?[REDACTED]=[REDACTED]',
+      'a charge’s description (what the payment page shows)',
+      (client) => client.charges.create({ payment_method: 'qris', amount: 10_000, description: `key: ${KEY}` }),
+      ['description'],
     ],
-  ])('as %s: the 404, its events and its debug lines show it masked', async (_where, call, shownAs) => {
+    [
+      'an item’s name and a customer’s name',
+      (client) =>
+        client.charges.create({
+          payment_method: 'qris',
+          amount: 10_000,
+          customer_details: { name: encodeURIComponent(KEY) },
+          items: [{ name: `Tea ${KEY}`, price: 10_000, quantity: 1 }],
+        }),
+      ['customer_details.name', 'items.0.name'],
+    ],
+    [
+      'a transfer’s reference',
+      (client) =>
+        client.transfers.create({
+          destination_account_id: 'acc_partner',
+          amount: 10_000,
+          currency: 'idr',
+          client_reference_id: KEY,
+        }),
+      ['client_reference_id'],
+    ],
+    [
+      'a raw post’s nested field',
+      (client) =>
+        client.post('/v1/payments/charges', {
+          body: { payment_method: 'qris', amount: 10_000, metadata: { note: KEY } },
+        }),
+      ['body.metadata.note'],
+    ],
+    ['an id', (client) => client.charges.retrieve(KEY), ['id']],
+    ['a raw path', (client) => client.get(`/v1/payments/charges/${KEY}`), ['path']],
+    ['a query name and value', (client) => client.get('/v1/unknown', { query: { [KEY]: KEY } }), ['query.[REDACTED]']],
+  ])('as %s: refused before sending, nothing reaches the service, nothing shows it', async (_where, call, fields) => {
     const { client, lines, events } = observed();
+    const before = sandbox.requests.length;
     const error = await call(client).catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(APIError);
-    expect((error as APIError).status).toBe(404);
-    expect((error as Error).message).toContain(`${sandbox.url}${shownAs} failed with 404`);
-    expect(events.map(({ event }) => event.url)).toEqual([`${sandbox.url}${shownAs}`, `${sandbox.url}${shownAs}`]);
-    expect(lines.some((line) => line.includes(shownAs))).toBe(true);
-    expect(leaksOf([error, ...events.map(({ event }) => event)], KEY)).toEqual([]);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((error as RequestValidationError).fields)).toEqual(fields);
+    expect(sandbox.requests).toHaveLength(before);
+    expect(sandbox.charges()).toEqual([]);
+    expect(sandbox.transfers()).toEqual([]);
+    expect(events).toEqual([]);
+    expect(leaksOf([error], KEY)).toEqual([]);
     expect(keyLeaks(lines, KEY)).toEqual([]);
   });
 
@@ -359,12 +400,12 @@ describe('the key where a caller put it, over real HTTP', () => {
     const { lines, logger } = recordingLogger();
     const client = new Client({ apiKey: KEY, baseURL: sandbox.url, fetch, maxRetries: 0, logger, logLevel: 'debug' });
     const events = recordEvents(client);
-    sandbox.inject({ kind: 'drop', method: 'GET', path: `/v1/payments/charges/${encodeURIComponent(KEY)}` });
-    const error = await client.charges.retrieve(KEY).catch((reason: unknown) => reason);
+    sandbox.inject({ kind: 'drop', method: 'GET', path: '/v1/payments/charges/ch_dropped' });
+    const error = await client.charges.retrieve('ch_dropped').catch((reason: unknown) => reason);
     sandbox.clearFaults();
     expect(error).toBeInstanceOf(APIConnectionError);
     const cause = (error as Error).cause as Error;
-    expect(cause.message).toBe(`request to ${sandbox.url}/v1/payments/charges/[REDACTED] failed`);
+    expect(cause.message).toBe(`request to ${sandbox.url}/v1/payments/charges/ch_dropped failed`);
     expect(Object.keys(cause)).toEqual([]);
     expect((cause.cause as Error).message).toBe('fetch failed');
     const response = events.find(({ name }) => name === 'response')!.event as { error?: unknown };

@@ -145,8 +145,8 @@ describe('client.post', () => {
 });
 
 describe('the key in a raw call', () => {
-  it('put in a query by mistake, it reaches no error message, retry line or event', async () => {
-    route('GET', PAYOUTS, () => jsonReply(503, { status: 'error', message: 'down' }));
+  it('put in a query, a path or a body by mistake, it is refused before sending and reaches no message, line or event', async () => {
+    const sent = countRequests();
     const lines: string[] = [];
     const record = (line: string) => void lines.push(line);
     const client = makeClient({
@@ -156,12 +156,20 @@ describe('the key in a raw call', () => {
     });
     const urls: string[] = [];
     client.on('response', (event) => void urls.push(event.url));
-    const error = await rejection(client.get(PAYOUTS, { query: { key: API_KEY } }));
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect((error as Error).message).toContain('[REDACTED]');
-    expect(lines.length).toBeGreaterThan(0);
-    expect(urls).toHaveLength(2);
-    for (const text of [(error as Error).message, JSON.stringify(error), ...lines, ...urls])
+    const refusals = [
+      await rejection(client.get(PAYOUTS, { query: { key: API_KEY } }), RequestValidationError),
+      await rejection(client.get(`${PAYOUTS}/${API_KEY}`), RequestValidationError),
+      await rejection(client.post(PAYOUTS, { body: { note: `key ${API_KEY}` } }), RequestValidationError),
+    ];
+    expect(refusals.map((error) => error.fields)).toEqual([
+      { 'query.key': [expect.stringContaining("The client's API key is in query.key")] },
+      { path: [expect.stringContaining("The client's API key is in path")] },
+      { 'body.note': [expect.stringContaining("The client's API key is in body.note")] },
+    ]);
+    expect(sent.count()).toBe(0);
+    expect(lines).toEqual([]);
+    expect(urls).toEqual([]);
+    for (const text of refusals.flatMap((error) => [error.message, JSON.stringify(error), error.stack ?? '']))
       expect(text).not.toContain(API_KEY);
   });
 });

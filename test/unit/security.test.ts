@@ -28,13 +28,22 @@ import { recordEvents, recordingLogger } from '../helpers/recorders.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
+  countRequests,
   jsonReply,
   route,
   textReply,
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
 } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
+import {
+  API_KEY,
+  BASE_URL,
+  CHARGE_ID,
+  chargeJson,
+  createdChargeJson,
+  success,
+  transferJson,
+} from '../helpers/fixtures.js';
 import { rejection, thrown } from '../helpers/rejection.js';
 import { sleep } from '../helpers/waiting.js';
 import { successResponse } from '../helpers/wire.js';
@@ -201,42 +210,47 @@ function shown(error: unknown, events: unknown[], lines: string[]): string[] {
 }
 
 describe('the API key never appears in any form: literal, percent-encoded or JSON-escaped', () => {
-  it('passed as an id (percent-encoded in the path): not in the message, the events or the debug lines', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () =>
-      Response.json({ status: 'error', message: 'No such charge' }, { status: 404 }),
-    );
+  it('passed as an id (percent-encoded in the path): refused as `id` before sending, in no message, event or line', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => {
+      throw new Error('sent');
+    });
     const error = await rejection(client.charges.retrieve(B64_KEY));
-    expect(error).toBeInstanceOf(APIError);
-    expect((error as Error).message).toBe(
-      `GET ${BASE_URL}/v1/payments/charges/[REDACTED] failed with 404: No such charge`,
-    );
-    expect(events.map(({ event }) => event.url)).toEqual([
-      `${BASE_URL}/v1/payments/charges/[REDACTED]`,
-      `${BASE_URL}/v1/payments/charges/[REDACTED]`,
-    ]);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((error as RequestValidationError).fields)).toEqual(['id']);
+    expect(events).toEqual([]);
     expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
   });
 
-  it('in a raw call’s query, as a name and as a value, also encoded twice by the caller', async () => {
-    const { client, lines, events } = observedClient(B64_KEY, () =>
-      Response.json({ status: 'error', message: 'busy' }, { status: 503 }),
-    );
-    const query = { [B64_KEY]: B64_KEY, pre: encodeURIComponent(B64_KEY) };
+  it('in a raw call’s query, as a name and as a value, also encoded by the caller: refused before sending', async () => {
+    const { client, lines, events } = observedClient(B64_KEY, () => {
+      throw new Error('sent');
+    });
+    const query = { [B64_KEY]: 'x', value: B64_KEY, pre: encodeURIComponent(B64_KEY), twice: 'a' };
+    query.twice = encodeURIComponent(query.pre);
     const error = await rejection(client.get('/v1/things', { query }));
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect((error as Error).message).toContain(`/v1/things?[REDACTED]=[REDACTED]&pre=[REDACTED] failed with 503`);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(Object.keys((error as RequestValidationError).fields)).toEqual([
+      'query.[REDACTED]',
+      'query.value',
+      'query.pre',
+      'query.twice',
+    ]);
+    expect(events).toEqual([]);
     expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
   });
 
-  it('in a raw call’s path, where the URL serialiser encodes some characters and not others', async () => {
+  it('in a raw call’s path, where the URL serialiser would encode some characters and not others: refused', async () => {
     const key = 'sk_live_"quoted"{braced}<angled>`ticked`+/=';
-    const { client, lines, events } = observedClient(key, () =>
-      Response.json({ status: 'error', message: 'nope' }, { status: 404 }),
-    );
-    const error = await rejection(client.get(`/v1/things/${key}`));
-    expect(error).toBeInstanceOf(APIError);
-    expect(events.map(({ event }) => event.url)).toContain(`${BASE_URL}/v1/things/[REDACTED]`);
-    expect(keyLeaks(shown(error, events, lines), key)).toEqual([]);
+    const { client, lines, events } = observedClient(key, () => {
+      throw new Error('sent');
+    });
+    for (const path of [`/v1/things/${key}`, `/v1/things/${encodeURIComponent(key)}`]) {
+      const error = await rejection(client.get(path));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['path']);
+      expect(keyLeaks(shown(error, events, lines), key)).toEqual([]);
+    }
+    expect(events).toEqual([]);
   });
 
   it('in a raw path refused before sending: the path quoted in the message is masked before it is cut short', async () => {
@@ -378,6 +392,158 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     expect((error as AuthenticationError).body).toBe('<pre>Unauthorized: Bearer [REDACTED]</pre>');
     expect((error as AuthenticationError).headers.get('x-echo')).toBe('[REDACTED]');
     expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
+  });
+});
+
+describe('the API key is never sent in a request’s parameters', () => {
+  /** A client with the base64-style key on msw, every request it sends counted, its events and debug lines recorded. */
+  function guarded() {
+    const { lines, logger } = recordingLogger();
+    const client = makeClient({ apiKey: B64_KEY, logger, logLevel: 'debug' });
+    return { client, lines, events: recordEvents(client), sent: countRequests() };
+  }
+
+  /**
+   * `error` refuses exactly `fields` for holding the key, each message naming
+   * its field; nothing was sent, and no rendering of the error (message,
+   * stack, `fields`, JSON, `util.inspect`), event or line holds any form of
+   * the key or its first or last 12 characters.
+   */
+  function expectKeyRefused(error: unknown, fields: string[], seen: ReturnType<typeof guarded>): void {
+    expect(error).toBeInstanceOf(RequestValidationError);
+    const refused = (error as RequestValidationError).fields;
+    expect(Object.keys(refused)).toEqual(fields);
+    for (const field of fields)
+      expect(refused[field]).toEqual([expect.stringContaining(`The client's API key is in ${field}: `)]);
+    expect(seen.sent.count()).toBe(0);
+    expect(seen.events).toEqual([]);
+    expect(seen.lines).toEqual([]);
+    const texts = [...everyRendering(error), ...everyRendering(refused)];
+    expect(keyLeaks(texts, B64_KEY)).toEqual([]);
+    for (const text of texts) {
+      expect(text).not.toContain(B64_KEY.slice(0, 12));
+      expect(text).not.toContain(B64_KEY.slice(-12));
+    }
+  }
+
+  const charge = { payment_method: 'qris', amount: 10_000 } as const;
+  const tea = { name: 'Tea', price: 5_000, quantity: 1 };
+
+  it.each<[string, (client: Client) => Promise<unknown>, string[]]>([
+    [
+      'charges.create, the key as the description',
+      (c) => c.charges.create({ ...charge, description: B64_KEY }),
+      ['description'],
+    ],
+    [
+      'charges.create, the key inside a longer description',
+      (c) => c.charges.create({ ...charge, description: `Support: use key ${B64_KEY} for refunds` }),
+      ['description'],
+    ],
+    [
+      'charges.create, a customer’s name',
+      (c) => c.charges.create({ ...charge, customer_details: { name: `Siti ${B64_KEY}` } }),
+      ['customer_details.name'],
+    ],
+    [
+      'charges.create, an item’s name',
+      (c) => c.charges.create({ ...charge, items: [tea, { ...tea, name: B64_KEY }] }),
+      ['items.1.name'],
+    ],
+    [
+      'charges.create, a reference and a channel',
+      (c) => c.charges.create({ ...charge, channel: B64_KEY, client_reference_id: `ref-${B64_KEY}` }),
+      ['channel', 'client_reference_id'],
+    ],
+    [
+      'charges.create, a virtual account’s name',
+      (c) =>
+        c.charges.create({
+          payment_method: 'virtual_account',
+          amount: 10_000,
+          payment_method_options: { virtual_account: { account_name: B64_KEY } },
+        }),
+      ['payment_method_options.virtual_account.account_name'],
+    ],
+    [
+      'charges.create, a name in payment_method_options (masked in the field)',
+      (c) => c.charges.create({ ...charge, payment_method_options: { qris: { [B64_KEY]: true } } }),
+      ['payment_method_options.qris.[REDACTED]'],
+    ],
+    ['charges.retrieve, the id', (c) => c.charges.retrieve(B64_KEY), ['id']],
+    [
+      'transfers.create, the description and the reference',
+      (c) => c.transfers.create({ ...TRANSFER_PARAMS, description: `for ${B64_KEY}`, client_reference_id: B64_KEY }),
+      ['client_reference_id', 'description'],
+    ],
+    [
+      'transfers.create, the destination',
+      (c) => c.transfers.create({ ...TRANSFER_PARAMS, destination_account_id: B64_KEY }),
+      ['destination_account_id'],
+    ],
+    [
+      'raw post, a nested field',
+      (c) => c.post('/v1/things', { body: { metadata: { note: `key=${B64_KEY}` } } }),
+      ['body.metadata.note'],
+    ],
+    [
+      'raw post, an array’s item',
+      (c) => c.post('/v1/things', { body: { items: [{ name: 'Tea' }, { name: B64_KEY }], tags: ['a', B64_KEY] } }),
+      ['body.items.1.name', 'body.tags.1'],
+    ],
+    [
+      'raw post, a name (masked in the field)',
+      (c) => c.post('/v1/things', { body: { metadata: { [B64_KEY]: 'x' } } }),
+      ['body.metadata.[REDACTED]'],
+    ],
+    ['raw post, the whole body', (c) => c.post('/v1/things', { body: B64_KEY }), ['body']],
+    [
+      'raw post, what a toJSON returns',
+      (c) => c.post('/v1/things', { body: { when: { toJSON: () => `at ${B64_KEY}` } } }),
+      ['body.when'],
+    ],
+    ['raw get, a query value', (c) => c.get('/v1/things', { query: { q: B64_KEY, page: 1 } }), ['query.q']],
+    ['raw get, the path', (c) => c.get(`/v1/things/${B64_KEY}/items`), ['path']],
+  ])('%s: refused before sending, naming the field, never the key', async (_where, call, fields) => {
+    const seen = guarded();
+    expectKeyRefused(await rejection(call(seen.client)), fields, seen);
+  });
+
+  it('refuses each form the key is masked in (encoded, escaped); sends a case variant or a part of it', async () => {
+    const seen = guarded();
+    const refused = [
+      encodeURIComponent(B64_KEY),
+      encodeURIComponent(B64_KEY).replace(/%../g, (escape) => escape.toLowerCase()),
+      encodeURIComponent(encodeURIComponent(B64_KEY)),
+      JSON.stringify(B64_KEY).slice(1, -1).replaceAll('/', '\\/'),
+      keyForms(B64_KEY).at(-1)!,
+    ];
+    for (const form of refused) {
+      expect(form).not.toContain(B64_KEY);
+      const error = await rejection(seen.client.charges.create({ ...charge, description: `key: ${form}` }));
+      expectKeyRefused(error, ['description'], seen);
+    }
+    // Not the key: what the service would refuse as a credential, and what every key shares.
+    const created = route('POST', CHARGES_PATH, () => jsonReply(200, success(createdChargeJson())));
+    for (const other of [B64_KEY.toUpperCase(), B64_KEY.slice(0, -1), B64_KEY.slice(1), 'sk_live_']) {
+      await seen.client.charges.create({ ...charge, description: other });
+    }
+    expect(created.map((request) => (JSON.parse(request.body) as { description: string }).description)).toEqual([
+      B64_KEY.toUpperCase(),
+      B64_KEY.slice(0, -1),
+      B64_KEY.slice(1),
+      'sk_live_',
+    ]);
+  });
+
+  it('the client’s own key only: another key in a parameter is sent as it is', async () => {
+    const seen = guarded();
+    const created = route('POST', CHARGES_PATH, () => jsonReply(200, success(createdChargeJson())));
+    await seen.client.charges.create({ ...charge, description: API_KEY });
+    expect(created).toHaveLength(1);
+    const error = await rejection(makeClient().charges.create({ ...charge, description: API_KEY }));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(created).toHaveLength(1);
   });
 });
 
