@@ -5,15 +5,16 @@
 // in the parent, so only this side's allocations are in this heap.
 //
 // This file imports only the side it times (not clients.ts, which loads every
-// library and lunas's internal Node transport), so the sides are built here:
-// the same requests as clients.ts's sdkClient, bareGet, openaiGetter and
-// stripeGetter (keep them in step). lunas goes through its public API only,
-// as built in dist/ (ESM), with its default transport.
+// library), so the sides are built here: the same requests as clients.ts's
+// sdkClient, bareGet, openaiGetter and stripeGetter (keep them in step). lunas
+// goes through its public API only, as built in dist/ (ESM): by default
+// (global fetch), and with `fetch: undiciFetch` from lunas-sdk/undici.
 import { performance } from 'node:perf_hooks';
 import type * as Lunas from 'lunas-sdk';
+import type * as LunasUndici from 'lunas-sdk/undici';
 import { API_KEY, chargeId } from './fixtures.js';
 
-export type BatchSide = 'lunas' | 'fetch' | 'openai' | 'stripe';
+export type BatchSide = 'lunas' | 'lunasUndici' | 'fetch' | 'openai' | 'stripe';
 
 /** What one child reports; heap figures in bytes. */
 export interface BatchChildResult {
@@ -40,6 +41,13 @@ const retrievers: Record<BatchSide, (baseURL: string) => Promise<Retrieve>> = {
     const dist = new URL('../dist/index.js', import.meta.url).href;
     const { Client } = (await import(dist)) as typeof Lunas;
     const client = new Client({ apiKey: API_KEY, baseURL });
+    return (id) => client.charges.retrieve(id);
+  },
+  async lunasUndici(baseURL) {
+    const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url).href;
+    const { Client } = (await import(dist('index.js'))) as typeof Lunas;
+    const { undiciFetch } = (await import(dist('undici/index.js'))) as typeof LunasUndici;
+    const client = new Client({ apiKey: API_KEY, baseURL, fetch: undiciFetch });
     return (id) => client.charges.retrieve(id);
   },
   async fetch(baseURL) {

@@ -1,7 +1,7 @@
 // Measurement 10: 5,000 `charges.retrieve` calls started at once with
 // Promise.all, the way a merchant's job fans out over a list of ids. Each side
-// (lunas as built, bare fetch + JSON.parse, openai-node's `client.get()`,
-// stripe-node's `rawRequest`) runs in a fresh `node --expose-gc` child of its
+// (lunas as built by default and with `fetch: undiciFetch`, bare fetch +
+// JSON.parse, openai-node's `client.get()`, stripe-node's `rawRequest`) runs in a fresh `node --expose-gc` child of its
 // own (batch-child.ts), so no side's heap, JIT or sockets touch another's; this
 // process serves. Two variants: the batch right after the client's first call,
 // and after 20. Each round runs every side and variant once, in a new order.
@@ -14,7 +14,7 @@ import type { BenchServer } from './server.js';
 import { median, seededRandom, shuffled } from './stats.js';
 
 export type { BatchSide } from './batch-child.js';
-export const BATCH_SIDES: readonly BatchSide[] = ['lunas', 'fetch', 'openai', 'stripe'];
+export const BATCH_SIDES: readonly BatchSide[] = ['lunas', 'lunasUndici', 'fetch', 'openai', 'stripe'];
 
 /** One side in one variant, over the rounds. */
 export interface BatchFigures {

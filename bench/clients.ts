@@ -1,10 +1,12 @@
 // The sides of every comparison: the SDK, the least code that does the same
-// request by hand, and the references timed beside them (ky alone, openai-node,
-// stripe-node, fetch with a timeout signal). All send the same URL and
+// request by hand, and the references timed beside them (ky alone on global
+// fetch and on lunas-sdk/undici's undiciFetch, openai-node, stripe-node, an
+// undici Pool, fetch with a timeout signal). All send the same URL and
 // Authorization header.
 import ky from 'ky';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
+import { Pool } from 'undici';
 import type * as Lunas from 'lunas-sdk';
 import type * as LunasUndici from 'lunas-sdk/undici';
 import { ensureBuilt } from './bundle.js';
@@ -129,10 +131,20 @@ export function stripeGetter(baseURL: string): (path: string) => Promise<unknown
   };
 }
 
+/** lunas-sdk/undici's `undiciFetch` as built: a fetch over undici's `request` on the global dispatcher. */
+export { undiciFetch };
+
 /**
- * lunas-sdk/undici's `undiciFetch`: a fetch over undici's `request` on the
- * global dispatcher, answering real Responses.
+ * The floor of an HTTP client on Node.js: an undici `Pool` of `connections`
+ * to the bench server, its documented `request` and `body.text()`, the same
+ * headers as bareGet; no fetch, no web streams, no Response.
  */
-export async function nodeTransport(): Promise<typeof fetch> {
-  return undiciFetch;
+export function poolGetter(baseURL: string, connections = 500): (path: string) => Promise<{ data: unknown }> {
+  const pool = new Pool(baseURL, { connections });
+  return async (path) => {
+    const { statusCode, body } = await pool.request({ method: 'GET', path, headers });
+    const text = await body.text();
+    if (statusCode !== 200) throw new Error(`bench pool floor: ${statusCode} from ${path}`);
+    return JSON.parse(text) as { data: unknown };
+  };
 }
