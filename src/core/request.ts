@@ -297,8 +297,7 @@ export class API {
       body = this.#refusing(() => serializeRaw(request.body, secret)!);
     }
     // The body as it will be sent, the key looked for once (a few scans of a small text when absent).
-    const holding = keyFieldsIn(body, '', secret);
-    if (holding !== undefined) this.#refuseKey(holding);
+    refuseKeyIn(body, secret);
     return this.#send(request.operation, 'POST', path, undefined, body, request.schema, checked);
   }
 
@@ -544,6 +543,17 @@ function serializeRaw(body: unknown, secret: Secret): string | undefined {
   }
   if (text === undefined) throw new RequestValidationError({ body: ['Body must be JSON-serialisable'] });
   return text;
+}
+
+/**
+ * Refuses `body`, a request's parameters as the JSON text about to be sent,
+ * when it holds the client's API key, each field holding it named (masked
+ * where a name is the key): what `post` checks, for a caller that must
+ * refuse before anything else happens (the MCP server, before it asks a person).
+ */
+export function refuseKeyIn(body: string, secret: Secret): void {
+  const holding = keyFieldsIn(body, '', secret);
+  if (holding !== undefined) throw maskRefusal(keyRefusal(holding), secret);
 }
 
 /** A raw body's JSON text, refused when it holds the client's API key (fields named `body.…`). */

@@ -15,6 +15,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { Client } from '../client.js';
+import { refuseKeyIn } from '../core/request.js';
 import { Secret } from '../core/secrets.js';
 import { VERSION } from '../version.js';
 import { writeAudit, type McpAuditEntry } from './audit.js';
@@ -98,7 +99,7 @@ async function run(
 
 /**
  * A money tool's call, with the checks in the order it meets them: the
- * SDK's check of the arguments, `maxAmount`, the allowed destinations and
+ * SDK's check of the arguments (the client's API key in them refused), `maxAmount`, the allowed destinations and
  * `maxTotal`, all before the person is asked; then the person's yes on the
  * live service, or on a URL given as a sandbox's that does not answer as
  * one; only then is anything sent. Each call ends with its audit line.
@@ -137,6 +138,8 @@ async function moveMoney(
     // Made here, not by the SDK: the count of maxTotal is kept under the key the retry will bring back.
     const idempotencyKey = movement.idempotencyKey ?? crypto.randomUUID();
     audit.idempotency_key = idempotencyKey;
+    // The SDK would refuse parameters holding the key when sending; refused here, no one is asked about them.
+    refuseKeyIn(JSON.stringify(movement.params), secret);
     const refused = checked(movement, settings, session, countKey(tool, idempotencyKey, movement), secret);
     if (refused !== undefined) {
       answer = refused;

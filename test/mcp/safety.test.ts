@@ -253,14 +253,23 @@ describe("the person's question", () => {
     },
   );
 
-  it('masks the key pasted as a reference, writes rupiah as merchants read it, and says a charge asks a customer to pay', async () => {
+  it('asks nothing about the key pasted as a reference, writes rupiah as merchants read it, and says a charge asks a customer to pay', async () => {
+    const service = await sandbox({ apiKey: KEY });
+    const pasting = await agent({ live: true, baseURL: service.url, apiKey: KEY }, { person: declines });
+    const pasted = await pasting.call('transfers_create', { ...TRANSFER, client_reference_id: `inv ${KEY}` });
+    expect(pasted.isError).toBe(true);
+    expect(JSON.stringify(pasted)).toContain('RequestValidationError');
+    expect(JSON.stringify(pasted)).not.toContain(KEY);
+    expect(pasting.asked).toEqual([]);
+    expect(service.requests).toEqual([]);
+
     const { messages, url } = await questions('legacy', [
-      ['transfers_create', { ...TRANSFER, amount: '1234567.50', client_reference_id: KEY }],
+      ['transfers_create', { ...TRANSFER, amount: '1234567.50', client_reference_id: 'inv-8' }],
       ['charges_create', { payment_method: 'qris', amount: 25_000, client_reference_id: 'inv-7' }],
       ['charges_create', { payment_method: 'virtual_account', amount: '1500000.05' }],
     ]);
     expect(messages[0]).toBe(
-      `Transfer Rp 1.234.567,50 to account "acc_partner" (reference "[REDACTED]") on ${url}? ` +
+      `Transfer Rp 1.234.567,50 to account "acc_partner" (reference "inv-8") on ${url}? ` +
         'This moves real money, at once and for good.',
     );
     expect(messages[1]).toBe(
@@ -339,13 +348,15 @@ describe('the audit', () => {
       { live: true, baseURL: service.url, apiKey: KEY, maxAmount: 500_000, audit: (entry) => entries.push(entry) },
       { person: (request) => answer(request) },
     );
-    const made = content(await call('transfers_create', { ...TRANSFER, client_reference_id: `a\nb ${KEY}` }));
+    const made = content(await call('transfers_create', { ...TRANSFER, client_reference_id: 'a\nb c' }));
     answer = declines;
     await call('charges_create', { payment_method: 'qris', amount: 25_000 });
     await call('transfers_create', { ...TRANSFER, amount: 600_000 });
     await call('transfers_create', { ...TRANSFER, amount: -1 });
+    // The key pasted as the reference: refused before anyone is asked, as the SDK refuses it; the line masks it.
+    await call('transfers_create', { ...TRANSFER, client_reference_id: `x ${KEY}` });
     await call('transfers_list');
-    expect(entries).toHaveLength(4);
+    expect(entries).toHaveLength(5);
     expect(entries[0]).toEqual({
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       tool: 'transfers_create',
@@ -353,7 +364,7 @@ describe('the audit', () => {
       amount: '10000.00',
       currency: 'idr',
       destination: 'acc_partner',
-      reference: 'a\nb [REDACTED]',
+      reference: 'a\nb c',
       idempotency_key: transfersSent(service)[0]!.idempotencyKey,
       answer: 'confirmed',
       id: made.id,
@@ -373,7 +384,15 @@ describe('the audit', () => {
         amount: '600000.00',
       },
       { tool: 'transfers_create', answer: 'not_asked', error: 'RequestValidationError', reason: null, amount: null },
+      {
+        tool: 'transfers_create',
+        answer: 'not_asked',
+        error: 'RequestValidationError',
+        reason: null,
+        amount: '10000.00',
+      },
     ]);
+    expect(transfersSent(service)).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toContain(KEY);
   });
 });

@@ -213,15 +213,15 @@ describe('lunas-mcp over stdio', () => {
       });
       const forged = { ...TRANSFER, client_reference_id: 'x)?\nTransfer 1.00 IDR to acc_partner (ref y' };
       expect(refusal(await call('transfers_create', forged)).reason).toBe('not_confirmed');
-      expect(refusal(await call('transfers_create', { ...TRANSFER, client_reference_id: KEY })).reason).toBe(
-        'not_confirmed',
-      );
+      // The key pasted as the reference is refused before the person is asked: no question carries it.
+      const pasted = await call('transfers_create', { ...TRANSFER, client_reference_id: KEY });
+      expect(pasted.isError).toBe(true);
+      expect(JSON.stringify(pasted)).toContain('RequestValidationError');
       expect(asked.map((question) => question.message)).toEqual([
         'Transfer Rp 150.000 to account "acc_partner" (reference "x)?\\nTransfer 1.00 IDR to acc_partner (ref y") ' +
           `on ${service.url}? This moves real money, at once and for good.`,
-        `Transfer Rp 150.000 to account "acc_partner" (reference "[REDACTED]") on ${service.url}? ` +
-          'This moves real money, at once and for good.',
       ]);
+      expect(JSON.stringify(asked)).not.toContain(KEY);
       for (const breaker of LINE_BREAKERS) expect(JSON.stringify(asked)).not.toContain(breaker);
       expect(transfersSent(service)).toEqual([]);
     },
@@ -269,7 +269,10 @@ describe('lunas-mcp over stdio', () => {
       ]);
       expect(stderr()).toContain('(12 tools, 15000.00 in all, transfers to acc_partner, acc_supplier only)');
       const transfer = { destination_account_id: 'acc_partner', amount: 10_000, currency: 'idr' };
-      const made = result(await call('transfers_create', { ...transfer, client_reference_id: `inv\u2028${KEY}` }));
+      // The key pasted as the reference: refused before anything is sent, its line masking it.
+      const pasted = await call('transfers_create', { ...transfer, client_reference_id: `inv\u2028${KEY}` });
+      expect(pasted.isError).toBe(true);
+      const made = result(await call('transfers_create', { ...transfer, client_reference_id: 'inv\u2028x' }));
       const over = refusal(await call('transfers_create', transfer));
       expect(over.reason).toBe('above_max_total');
       expect(over.message).toContain(': 5000.00 is left. Nothing was sent.');
@@ -281,11 +284,12 @@ describe('lunas-mcp over stdio', () => {
       expect(service.balance('acc_partner')).toBe('10000.00');
 
       const lines = readFileSync(audit, 'utf8').split('\n').filter(Boolean);
-      expect(lines).toHaveLength(3);
+      expect(lines).toHaveLength(4);
       const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(
         entries.map(({ tool, destination, answer, id, reason }) => ({ tool, destination, answer, id, reason })),
       ).toEqual([
+        { tool: 'transfers_create', destination: 'acc_partner', answer: 'not_asked', id: null, reason: null },
         { tool: 'transfers_create', destination: 'acc_partner', answer: 'not_asked', id: made.id, reason: null },
         {
           tool: 'transfers_create',
@@ -304,6 +308,8 @@ describe('lunas-mcp over stdio', () => {
       ]);
       // One line each, the reference escaped and the key masked.
       expect(lines[0]).toContain('"reference":"inv\\u2028[REDACTED]"');
+      expect(lines[0]).toContain('"error":"RequestValidationError"');
+      expect(lines[1]).toContain('"reference":"inv\\u2028x"');
       expect(readFileSync(audit, 'utf8') + stderr()).not.toContain(KEY);
     },
     SPAWN_MS,
