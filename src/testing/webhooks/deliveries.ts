@@ -6,7 +6,7 @@
  * recorded the event. The retry waits and attempt time limits keep the process
  * alive only while someone awaits `settled()`.
  */
-import { BoundedLog } from '../bounded-log.js';
+import { BoundedLog, type LogEntry } from '../bounded-log.js';
 import type {
   RedeliverOptions,
   ReleaseWebhooksOptions,
@@ -48,6 +48,8 @@ export class WebhookDeliveries {
   readonly #target: WebhookTarget | undefined;
   /** The newest deliveries; a pending one is never dropped, so `settled()` and its retries stay true. */
   readonly #records: BoundedLog<WebhookDelivery>;
+  /** Each pending delivery's place in the log, released when it settles: no scan of the log per settle. */
+  readonly #inLog = new Map<WebhookDelivery, LogEntry>();
   /** Every event recorded, for `redeliver`: kept when its deliveries have been dropped from the log. */
   readonly #events = new Map<string, SandboxEvent>();
   /** What `close()` calls: one per attempt in flight (no listener pile-up on one signal). */
@@ -73,7 +75,7 @@ export class WebhookDeliveries {
         : settings.handler !== undefined
           ? { kind: 'handler', handler: settings.handler }
           : undefined;
-    this.#records = new BoundedLog(settings.keep, (record) => record.state !== 'pending');
+    this.#records = new BoundedLog(settings.keep);
   }
 
   /**
@@ -96,7 +98,7 @@ export class WebhookDeliveries {
 
   /** Deliveries not yet delivered, failed or abandoned (held events are not deliveries yet). */
   get pendingCount(): number {
-    return this.#records.all().filter(({ state }) => state === 'pending').length;
+    return this.#pending;
   }
 
   /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no receiver). */
@@ -163,13 +165,12 @@ export class WebhookDeliveries {
     for (const cancel of this.#cancels) cancel();
     this.#cancels.clear();
     this.#retryWaits.stop();
-    for (const record of this.#records.all()) {
-      if (record.state !== 'pending') continue;
+    for (const record of [...this.#inLog.keys()]) {
       record.state = 'abandoned';
       record.retryAt = null;
       this.#pending -= 1;
+      this.#settle(record);
     }
-    this.#records.trim();
     this.#settleWaiters();
   }
 
@@ -193,7 +194,7 @@ export class WebhookDeliveries {
         attempts: [],
         retryAt: null,
       };
-      this.#records.push(record);
+      this.#inLog.set(record, this.#records.push(record, true));
       this.#pending += 1;
       return () => this.#run(record, event);
     });
@@ -219,13 +220,20 @@ export class WebhookDeliveries {
       this.#report(record);
       if (record.state !== 'pending') {
         this.#pending -= 1;
-        // Settled, it may now give way to newer deliveries past the log's limit.
-        this.#records.trim();
+        this.#settle(record);
       }
       if (delay !== undefined && !(await this.#retryWaits.sleep(delay))) break;
       record.retryAt = null;
     }
     this.#settleWaiters();
+  }
+
+  /** A delivery no longer pending: it may now give way to newer ones past the log's limit. */
+  #settle(record: WebhookDelivery): void {
+    const place = this.#inLog.get(record);
+    if (place === undefined) return;
+    this.#inLog.delete(record);
+    this.#records.release(place);
   }
 
   /** One attempt, aborted by `close()` (then `undefined`: no outcome to record). */
