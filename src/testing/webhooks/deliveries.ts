@@ -12,15 +12,23 @@ import type {
   ReleaseWebhooksOptions,
   WebhookAttemptListener,
   WebhookDelivery,
+  WebhookGivenUp,
   WebhookHandler,
 } from './delivery-types.js';
+import { outcome } from './delivery-lines.js';
 import { SandboxError } from '../errors.js';
 import { checkOptionNames } from '../option-names.js';
 import type { Page } from '../service/page.js';
 import { BackgroundTimers } from '../timers.js';
 import { Sleeps } from '../transport/sleeps.js';
 import type { SandboxEvent } from '../types.js';
-import { type AttemptOutcome, attemptDelivery, webhookTarget, type WebhookTarget } from './webhook.js';
+import {
+  type AttemptOutcome,
+  attemptDelivery,
+  maskedWebhookUrl,
+  webhookTarget,
+  type WebhookTarget,
+} from './webhook.js';
 
 /**
  * How deliveries are made: where to (a URL or a handler, never both), when to
@@ -58,6 +66,12 @@ export class WebhookDeliveries {
   readonly #timers = new BackgroundTimers();
   /** The waits before retries, ended by `close()`. */
   readonly #retryWaits = new Sleeps(this.#timers);
+  /**
+   * The events given up, by id, in the order they were: an event's latest
+   * delivery ended `failed`. A later delivery of it that is delivered takes it
+   * out. Kept apart from the bounded log, so none is forgotten.
+   */
+  readonly #givenUp = new Map<string, WebhookGivenUp>();
   /** Failed attempts so far, those of deliveries dropped from the log included. */
   #failedAttempts = 0;
   /** Deliveries pending: counted, since the log may be long and `settled()` asks after every attempt. */
@@ -99,6 +113,11 @@ export class WebhookDeliveries {
   /** Deliveries not yet delivered, failed or abandoned (held events are not deliveries yet). */
   get pendingCount(): number {
     return this.#pending;
+  }
+
+  /** Copies of the events given up, in the order they were ({@link WebhookGivenUp}). */
+  givenUp(): WebhookGivenUp[] {
+    return [...this.#givenUp.values()].map((failure) => ({ ...failure }));
   }
 
   /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no receiver). */
@@ -221,11 +240,27 @@ export class WebhookDeliveries {
       if (record.state !== 'pending') {
         this.#pending -= 1;
         this.#settle(record);
+        this.#noteOutcome(record);
       }
       if (delay !== undefined && !(await this.#retryWaits.sleep(delay))) break;
       record.retryAt = null;
     }
     this.#settleWaiters();
+  }
+
+  /** Remembers an event given up, or forgets it once a delivery of it is delivered. */
+  #noteOutcome(record: WebhookDelivery): void {
+    this.#givenUp.delete(record.eventId);
+    const last = record.attempts.at(-1);
+    if (record.state !== 'failed' || last === undefined) return;
+    const { url } = this.#settings;
+    this.#givenUp.set(record.eventId, {
+      eventId: record.eventId,
+      eventType: record.eventType,
+      url: url === undefined ? null : maskedWebhookUrl(url),
+      attempts: record.attempts.length,
+      error: outcome(last),
+    });
   }
 
   /** A delivery no longer pending: it may now give way to newer ones past the log's limit. */
