@@ -269,7 +269,7 @@ describe('lunas-sandbox CLI', () => {
       'a bad balance',
       '[{"id":"a","name":"A","balance":"1.234"}]',
       [],
-      /^--accounts \S+: Account a: balance must be a decimal string/,
+      /^--accounts \S+: Account a: balance must have at most two digits after the '\.' \(got "1\.234"\): in Indonesia/,
     ],
     [
       'without yours',
