@@ -20,7 +20,7 @@ import { listenForTest } from '../helpers/recorders.js';
 async function documentedSnippet(): Promise<string> {
   const guide = await readFile('docs/testing.md', 'utf8');
   const blocks = [...guide.matchAll(/```sh\n(#!\/bin\/sh\n[\s\S]*?)```/g)].map((match) => match[1]!);
-  const found = blocks.filter((block) => /lunas-sandbox[^\n]* --port 4010[^\n]*&\n/.test(block));
+  const found = blocks.filter((block) => /--port 4010[^\n]*&\n/.test(block));
   expect(found).toHaveLength(1);
   return found[0]!;
 }
