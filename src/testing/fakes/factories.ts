@@ -203,7 +203,10 @@ const FAKE_PAYMENT_ORIGIN = 'https://sandbox.lunas.invalid';
  * @throws `TypeError` for an unknown field name or a value the service could not send on create.
  * @category Testing
  */
-export function fakeCreatedCharge(overrides: ChargeOverrides = {}): ChargeRecord & { payment_url: string } {
+export function fakeCreatedCharge(overrides: ChargeOverrides = {}): ChargeRecord & {
+  /** The customer's payment page: always on a create response. */
+  payment_url: string;
+} {
   const given = checkOverrides(overrides, CHARGE_FIELDS, 'charge');
   if (given.status !== undefined && given.status !== 'pending') {
     throw fieldError('status', 'pending on a charge just created (pay it later with a fakeCharge)', given.status);
