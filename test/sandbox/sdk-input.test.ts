@@ -4,8 +4,10 @@
  * `active`, a misspelt field), and every amount the sandbox takes outside
  * the API (fund, addAccount's balance, the accounts option, the command and
  * the control surface) is money as the SDK reads it: a string with more than
- * two decimals is refused (`'1.000'` is a thousand in Indonesia), and nothing
- * past the SDK's largest whole amount, Number.MAX_SAFE_INTEGER, is taken.
+ * two decimals is refused (`'1.000'` is a thousand in Indonesia), and no
+ * amount the SDK would not send is taken: every whole one up to
+ * Number.MAX_SAFE_INTEGER, with cents up to 9999999999999.99, a larger one
+ * only when a JSON number holds it exactly, none from 1e21.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -41,7 +43,7 @@ describe('the accounts option refuses what addAccount refuses', () => {
         /Unknown account field "balanse": did you mean "balance"\?/,
       ],
       [{ ...account, balance: '1.000' }, /balance .*in Indonesia '\.' groups thousands/],
-      [{ ...account, balance: '90071992547409920' }, /balance must be at most 9007199254740991/],
+      [{ ...account, balance: '9007199254740993' }, /balance must be at most 9007199254740991/],
     ];
     for (const [given, message] of cases) {
       const accounts = [{ id: 'acc_merchant', name: 'Merchant', balance: '10.00' }, given];
@@ -96,12 +98,15 @@ describe('money the sandbox takes is read as the SDK reads it', () => {
     expect(thrown(() => box.fund('acc_partner', '10.000'), TypeError).message).toContain(
       'so it may mean 10000; write 10000, or 10.00',
     );
-    expect(thrown(() => box.fund('acc_partner', 9007199254740992), TypeError).message).toMatch(
+    expect(thrown(() => box.fund('acc_partner', '9007199254740993'), TypeError).message).toMatch(
       /^amount must be at most 9007199254740991/,
     );
     expect(thrown(() => box.fund('acc_partner', '99999999999999.99'), TypeError).message).toMatch(/at most/);
     expect(box.fund('acc_partner', LARGEST).balance).toBe(`${LARGEST}.00`);
     expect(box.fund('acc_partner', '1.00').balance).toBe('9007199254740992.00');
+    // Larger amounts a JSON number holds exactly are sent by the SDK, so taken: none from 1e21.
+    expect(box.fund('acc_partner', '100000000000000000000').balance).toBe('100009007199254740992.00');
+    expect(thrown(() => box.fund('acc_partner', '1000000000000000000000'), TypeError).message).toMatch(/at most/);
     expect(box.addAccount({ id: 'acc_ten', name: 'Ten', balance: '10.00' }).balance).toBe('10.00');
   });
 

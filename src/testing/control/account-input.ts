@@ -7,7 +7,7 @@
  * two decimals, no more digits after the '.' however they are meant, up to
  * the SDK's largest amount), each refusal a `TypeError` naming the value.
  */
-import { DECIMAL } from '../../shared/money.js';
+import { DECIMAL, normalizeMoney } from '../../shared/money.js';
 import { shown } from '../describe-value.js';
 import { formatCents, parseCents } from '../service/money.js';
 import type { NewLedgerAccount } from '../service/ledger.js';
@@ -47,20 +47,23 @@ export function readFundAmount(amount: unknown, literal?: string): bigint {
   return readMoney('amount', amount, literal, 'greater than 0', '50000 or "50000.00"');
 }
 
-/** lunas-sdk's largest whole amount: the largest it sends exactly as a JSON number, `Number.MAX_SAFE_INTEGER`. */
+/** The largest whole amount lunas-sdk promises to send exactly: `Number.MAX_SAFE_INTEGER`. */
 export const LARGEST_WHOLE_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
-/** lunas-sdk's largest amount with cents it promises to send exactly: 15 significant digits survive a double. */
+/** The largest amount with cents it promises to send exactly: 15 significant digits survive a double. */
 export const LARGEST_AMOUNT_WITH_CENTS = '9999999999999.99';
-const LARGEST_WHOLE_CENTS = LARGEST_WHOLE_AMOUNT * 100n;
-const LARGEST_CENTS_WITH_CENTS = 999_999_999_999_999n;
+/** From 1e21 on a JSON number is written with an exponent: no amount that large is sent. */
+const EXPONENT_FROM = 1e21;
 
 /**
  * Money the sandbox takes, in cents, read as lunas-sdk reads a request's: a
  * number or a decimal string; a string with more than two digits after the
  * '.' is refused whatever they are (`"1.000"` is a thousand in Indonesia,
- * where '.' groups thousands: the SDK never guesses); at most
- * {@link LARGEST_WHOLE_AMOUNT}, and at most {@link LARGEST_AMOUNT_WITH_CENTS}
- * with cents. `literal` is a JSON body's text of the number, read exactly.
+ * where '.' groups thousands: the SDK never guesses); and bounded as the SDK
+ * bounds what it sends, an amount a JSON number holds exactly (the literal
+ * `JSON.stringify` writes reads back as the same amount): every whole amount
+ * up to {@link LARGEST_WHOLE_AMOUNT} and every one with cents up to
+ * {@link LARGEST_AMOUNT_WITH_CENTS}, some larger ones, none from 1e21.
+ * `literal` is a JSON body's text of the number, read exactly.
  */
 function readMoney(
   name: string,
@@ -74,11 +77,11 @@ function readMoney(
   if (decimal && (decimal[3]?.length ?? 0) > 2 && decimal[1] === '') {
     throw new TypeError(`${name} must have at most two digits after the '.' (got ${given})${thousandsHint(decimal)}`);
   }
-  // A JSON number far past the bound (1e1048570 is Infinity to JSON.parse) is refused before its digits are read.
+  // A JSON number past the bound (1e1048570 is Infinity to JSON.parse) is refused before its digits are read.
   const tooLarge =
     typeof value === 'number' &&
     (Number.isFinite(value) || literal !== undefined) &&
-    !(Math.abs(value) <= Number.MAX_SAFE_INTEGER + 1);
+    !(Math.abs(value) < EXPONENT_FROM);
   const cents = tooLarge ? undefined : parseCents(value, literal);
   if (cents === undefined && !tooLarge) {
     throw new TypeError(`${name} must be ${moneyRule(least, example)} (got ${given})`);
@@ -86,13 +89,19 @@ function readMoney(
   if (cents !== undefined && (least === 'at least 0' ? cents < 0n : cents <= 0n)) {
     throw new TypeError(`${name} must be ${moneyRule(least, example)} (got ${given})`);
   }
-  if (cents === undefined || cents > LARGEST_WHOLE_CENTS || (cents % 100n !== 0n && cents > LARGEST_CENTS_WITH_CENTS)) {
+  if (cents === undefined || !sentExactly(cents)) {
     throw new TypeError(
       `${name} must be at most ${LARGEST_WHOLE_AMOUNT} (Number.MAX_SAFE_INTEGER), or ${LARGEST_AMOUNT_WITH_CENTS} ` +
-        `with cents: the largest amounts lunas-sdk sends exactly (got ${given})`,
+        `with cents, or a larger amount a JSON number holds exactly: what lunas-sdk sends (got ${given})`,
     );
   }
   return cents;
+}
+
+/** Whether lunas-sdk would send this amount: the JSON number it writes reads back as exactly it. */
+function sentExactly(cents: bigint): boolean {
+  const wire = formatCents(cents);
+  return normalizeMoney(String(Number(wire))) === wire;
 }
 
 /** A JSON number's text for a message, cut at 40 characters: `1e1048570`, never a million digits. */
