@@ -35,7 +35,13 @@ export type {
 export type { Fault, FaultKind, FaultTarget } from './transport/faults.js';
 export type { InProcessSandboxOptions, SandboxOptions } from './options.js';
 export type { InProcessSandbox, Sandbox } from './sandbox.js';
-export { fakeCharge, fakeTransfer, type ChargeOverrides, type TransferOverrides } from './fakes/factories.js';
+export {
+  fakeCharge,
+  fakeCreatedCharge,
+  fakeTransfer,
+  type ChargeOverrides,
+  type TransferOverrides,
+} from './fakes/factories.js';
 export * from './service/envelopes.js';
 export type {
   AccountRecord,

@@ -9,6 +9,7 @@ import {
   DEFAULT_WEBHOOK_TIMEOUT_MS,
 } from './defaults.js';
 import type { WebhookAttemptListener, WebhookHandler } from './webhooks/delivery-types.js';
+import { readNewAccount } from './control/account-input.js';
 import { checkOptionNames } from './option-names.js';
 import { isPlainObject } from './service/rules.js';
 import type { SandboxAccount } from './types.js';
@@ -160,6 +161,17 @@ function assertOptions(options: SandboxOptions): void {
         throw new TypeError('Every account needs a non-empty string id');
       }
       if (typeof account.name !== 'string') throw new TypeError(`Account ${account.id}: name must be a string`);
+      // What addAccount refuses, refused here too: a misspelt field, a non-boolean active, money the SDK would not send.
+      try {
+        readNewAccount(account);
+      } catch (error) {
+        throw new TypeError(`Account ${account.id}: ${(error as Error).message}`);
+      }
+      if (typeof account.balance !== 'string') {
+        throw new TypeError(
+          `Account ${account.id}: balance must be a decimal string of at least 0 with at most two decimals, like "1000.00"`,
+        );
+      }
     }
   }
   if (payouts !== undefined) assertObjectList('payouts', payouts);

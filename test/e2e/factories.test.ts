@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from 'lunas-sdk';
-import { fakeCharge, fakeTransfer, successEnvelope } from 'lunas-sdk/testing';
+import { fakeCharge, fakeCreatedCharge, fakeTransfer, successEnvelope } from 'lunas-sdk/testing';
 import { start } from './helpers.js';
 
 /** Each field's kind, nested objects and array items included: the shape without the values. */
@@ -32,6 +32,24 @@ describe('factories over HTTP', () => {
     const served = await client.get(`/v1/payments/charges/${created.id}`);
     expect(shape(fakeCharge({ payment_method: method }))).toEqual(shape(served));
   });
+
+  it.each(['qris', 'virtual_account'] as const)(
+    'a fake created %s charge has the shape of the sandbox’s create response',
+    async (method) => {
+      const { client } = await start();
+      const created = await client.post('/v1/payments/charges', {
+        body: {
+          payment_method: method,
+          amount: 10_000,
+          client_reference_id: 'order-1001',
+          customer_details: { name: 'Siti Rahayu', email: 'siti@example.com', phone_number: '+6281234567890' },
+          items: [{ name: 'Kopi susu', price: 10_000, quantity: 1 }],
+        },
+      });
+      const fake = fakeCreatedCharge({ payment_method: method });
+      expect(shape(fake)).toEqual(shape(created));
+    },
+  );
 
   it('a fake transfer has the shape of the sandbox’s', async () => {
     const { client } = await start();

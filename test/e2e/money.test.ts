@@ -9,7 +9,8 @@ import { start } from './helpers.js';
 import { rejection } from '../helpers/rejection.js';
 
 const rich = [
-  { id: 'acc_merchant', name: 'Merchant', balance: '100000000000000000000000.00' },
+  // The most an opening balance may be here is what lunas-sdk sends: 1e20 is, and is the largest amount moved below.
+  { id: 'acc_merchant', name: 'Merchant', balance: '100000000000000000000.00' },
   { id: 'acc_partner', name: 'Partner', balance: '0.00' },
 ];
 

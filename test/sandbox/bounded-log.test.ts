@@ -17,25 +17,34 @@ describe('BoundedLog', () => {
     expect(log.newest(0)).toEqual([]);
   });
 
-  it('skips the entries in use, passing its limit by them, and trims once they may go, the oldest first', () => {
-    const inUse = new Set<string>();
-    const log = new BoundedLog<string>(2, (entry) => !inUse.has(entry));
-    const push = (entry: string) => {
-      inUse.add(entry);
-      log.push(entry);
-    };
-    push('a');
-    push('b');
-    push('c');
+  it('skips the entries in use, passing its limit by them, and drops them once released, the oldest first', () => {
+    const log = new BoundedLog<string>(2);
+    const a = log.push('a', true);
+    const b = log.push('b', true);
+    const c = log.push('c', true);
     expect(log.all()).toEqual(['a', 'b', 'c']);
-    inUse.delete('b');
-    log.trim();
+    log.release(b);
     expect(log.all()).toEqual(['a', 'c']);
-    inUse.delete('a');
-    log.trim();
+    log.release(a);
     expect(log.all()).toEqual(['a', 'c']);
-    push('d');
+    log.release(a);
+    log.push('d', true);
     expect(log.all()).toEqual(['c', 'd']);
+    log.release(c);
+    expect(log.all()).toEqual(['c', 'd']);
+    expect(log.newest(1)).toEqual(['d']);
+  });
+
+  it('drops the oldest that may go, whichever was released first', () => {
+    const log = new BoundedLog<number>(3);
+    const handles = [1, 2, 3, 4, 5, 6].map((n) => log.push(n, true));
+    for (const index of [4, 1, 3, 0]) log.release(handles[index]!);
+    // Past the limit, each release drops the oldest released at once: 5, then 2, then 4; 1 is released at the limit.
+    expect(log.all()).toEqual([1, 3, 6]);
+    log.push(7);
+    // Past it again: 1 is the oldest that may go, released before 7 came.
+    expect(log.all()).toEqual([3, 6, 7]);
+    expect(log.size).toBe(3);
   });
 
   it('hands out a new array: changing it changes nothing kept', () => {

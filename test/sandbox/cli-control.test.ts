@@ -347,7 +347,7 @@ describe('lunas-sandbox subcommands', () => {
         stderr:
           'lunas-sandbox wait: 1 webhook delivery still pending after 1s: `lunas-sandbox deliveries` shows their attempts\n',
       });
-      expect([nothingYet.code, json(nothingYet)]).toEqual([1, { settled: false, pending: 1 }]);
+      expect([nothingYet.code, json(nothingYet)]).toEqual([1, { settled: false, pending: 1, failed: [] }]);
 
       let exited = false;
       const waiting = cli(['wait', '--timeout', '30s'], env).then((run) => {

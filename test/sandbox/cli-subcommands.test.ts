@@ -265,6 +265,38 @@ describe('wait', () => {
     expect((await run(['wait'], one.url)).err).toContain(': 1 webhook delivery still pending after 30s');
   });
 
+  it("exits 1 naming each delivery given up, a line each, the receiver's text made inert", async () => {
+    const failed = [
+      {
+        eventId: 'evt_1',
+        eventType: 'payment_charge.created',
+        url: 'http://127.0.0.1:9/hooks',
+        attempts: 3,
+        error: 'fetch failed (connect ECONNREFUSED 127.0.0.1:9)',
+      },
+      {
+        eventId: 'evt_2',
+        eventType: 'payment_charge.succeeded',
+        url: null,
+        attempts: 1,
+        error: 'HTTP 302 to /x\n\u001b[31mred',
+      },
+    ];
+    const { url } = await standIn({ 'POST /_sandbox/webhooks/wait': { data: { settled: true, pending: 0, failed } } });
+    expect(await run(['wait'], url)).toEqual({
+      code: 1,
+      out: '',
+      err:
+        'lunas-sandbox wait: 2 webhook deliveries were given up:\n' +
+        '  webhook payment_charge.created evt_1 to http://127.0.0.1:9/hooks failed after 3 attempts: fetch failed (connect ECONNREFUSED 127.0.0.1:9)\n' +
+        '  webhook payment_charge.succeeded evt_2 to the webhook handler failed after 1 attempt: HTTP 302 to /x\\n\\u001b[31mred\n' +
+        '`lunas-sandbox deliveries` shows their attempts; `lunas-sandbox redeliver <event-id>` sends one again\n',
+    });
+    const json = await run(['wait', '--json'], url);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toEqual({ settled: true, pending: 0, failed });
+  });
+
   it('says the sandbox stopped when it cuts the connection mid-wait, as closing it does', async () => {
     const server = createServer((request) => request.socket.destroy());
     const url = await listenForTest(server);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,18 @@ describe('lunas-sandbox CLI', () => {
     const [code] = await cli.exited;
     expect(code).toBe(0);
     await expect(fetch(`${url}/v1/payouts`)).rejects.toThrow();
+  });
+
+  it('--pid-file holds its own process id while it serves, and goes when SIGTERM stops it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lunas-pid-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'sandbox.pid');
+    const cli = run(['--pid-file', file]);
+    await waitForUrl(cli.output);
+    expect(await readFile(file, 'utf8')).toBe(`${cli.child.pid}\n`);
+    process.kill(Number(await readFile(file, 'utf8')), 'SIGTERM');
+    expect(await cli.exited).toEqual([0, null]);
+    await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('defaults to the sk_test_sandbox key', async () => {
@@ -269,7 +281,7 @@ describe('lunas-sandbox CLI', () => {
       'a bad balance',
       '[{"id":"a","name":"A","balance":"1.234"}]',
       [],
-      /^--accounts \S+: Account a: balance must be a decimal string/,
+      /^--accounts \S+: Account a: balance must have at most two digits after the '\.' \(got "1\.234"\): in Indonesia/,
     ],
     [
       'without yours',

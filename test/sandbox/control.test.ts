@@ -146,12 +146,17 @@ describe.each(ENTRIES)('%s: the control surface', (_entry, open) => {
   it('waits for webhooks: at once when none is pending, until the receiver answers, or timeoutMs with the count', async () => {
     const hook = await webhookReceiver((index) => (index === 0 ? 'hold' : 204));
     const box = await open({ webhookUrl: hook.url });
-    expect(await data(box, 'POST', 'webhooks/wait', { body: { timeoutMs: 0 } })).toEqual({ settled: true, pending: 0 });
+    expect(await data(box, 'POST', 'webhooks/wait', { body: { timeoutMs: 0 } })).toEqual({
+      settled: true,
+      pending: 0,
+      failed: [],
+    });
     const id = (await createCharge(box)).body.data.id;
     // The receiver holds payment_charge.created until it answers a later request.
     expect(await data(box, 'POST', 'webhooks/wait', { body: { timeoutMs: 50 } })).toEqual({
       settled: false,
       pending: 1,
+      failed: [],
     });
     let answered = false;
     const waiting = data(box, 'POST', 'webhooks/wait').then((result) => {
@@ -161,7 +166,7 @@ describe.each(ENTRIES)('%s: the control surface', (_entry, open) => {
     await sleep(150);
     expect(answered).toBe(false);
     await box.payCharge(id);
-    expect(await waiting).toEqual({ settled: true, pending: 0 });
+    expect(await waiting).toEqual({ settled: true, pending: 0, failed: [] });
     expect(box.deliveries.map(({ state }) => state)).toEqual(['delivered', 'delivered']);
   });
 

@@ -125,12 +125,12 @@ describe("the control surface's wait for webhooks", () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(vi.getTimerCount()).toBe(2); // the attempt's timeout and the wait's
     await vi.advanceTimersByTimeAsync(1);
-    expect(await timedOut).toEqual({ settled: false, pending: 1 });
+    expect(await timedOut).toEqual({ settled: false, pending: 1, failed: [] });
     expect(vi.getTimerCount()).toBe(1);
 
     const closing = controls.waitForWebhooks(60_000);
     webhooks.close();
-    expect(await closing).toEqual({ settled: true, pending: 0 });
+    expect(await closing).toEqual({ settled: true, pending: 0, failed: [] });
     expect(vi.getTimerCount()).toBe(0);
     expect(webhooks.all[0]?.state).toBe('abandoned');
   });

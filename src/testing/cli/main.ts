@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * `lunas-sandbox`: serves a sandbox until interrupted; with a subcommand
+ * `lunas-sandbox`: serves a sandbox until interrupted (SIGINT or SIGTERM close
+ * it and exit 0; `--pid-file` tells a script its process id); with a subcommand
  * (subcommands.ts), acts on one that is running. Everything it prints goes
  * through printable.ts: account names and receivers' answers are caller text.
  */
+import { rm, writeFile } from 'node:fs/promises';
 import { checkAccounts, readAccountsFile } from './accounts-file.js';
 import { readCommandLine, UsageError, type FlagSpecs } from './command-line.js';
 import { printable } from './printable.js';
@@ -16,10 +18,11 @@ import { isWebhookUrl, readOptions, webhookCredentialsMessage } from '../options
 import { hasReadableCredentials, maskedWebhookUrl } from '../webhooks/webhook.js';
 
 const USAGE = `Usage: lunas-sandbox [--port <port>] [--api-key <key>] [--accounts <file> [--account <id>]]
-                     [--webhook-url <url> [--webhook-retry-delays <ms,...>]]
+                     [--webhook-url <url> [--webhook-retry-delays <ms,...>]] [--pid-file <file>]
        lunas-sandbox <subcommand> [arguments] [--url <url>] [--api-key <key>] [--json]
 
-Serves the lunas sandbox on 127.0.0.1 until interrupted (Ctrl+C).
+Serves the lunas sandbox on 127.0.0.1 until interrupted (Ctrl+C, SIGINT or
+SIGTERM: it closes and exits 0).
 
 Options:
   --port <port>                 port to listen on; 0 picks a free port (default 0)
@@ -35,6 +38,9 @@ Options:
   --webhook-retry-delays <ms,...>
                                 waits before each retry, comma-separated milliseconds
                                 (default ${DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(',')}; "" never retries)
+  --pid-file <file>             once listening, write this process's id to the file
+                                (removed when it stops): kill "$(cat <file>)" stops
+                                the sandbox itself, not a wrapper such as npx
   -h, --help                    show this help
 
 Open the printed URL in a browser for the sandbox's page: charges, events,
@@ -49,6 +55,7 @@ const SERVING_FLAGS: FlagSpecs = {
   account: { type: 'string' },
   'webhook-url': { type: 'string' },
   'webhook-retry-delays': { type: 'string' },
+  'pid-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -67,8 +74,14 @@ function readDelays(text: string): number[] {
   return parts.map(Number);
 }
 
+/** What the serving command was asked: the sandbox's options, and where to write its process id. */
+interface Serving {
+  options: SandboxOptions;
+  pidFile: string | undefined;
+}
+
 /** The sandbox's options from the serving command's flags, or a {@link UsageError}. */
-async function servingOptions(argv: readonly string[]): Promise<SandboxOptions | 'help'> {
+async function servingOptions(argv: readonly string[]): Promise<Serving | 'help'> {
   const { values, positionals } = readCommandLine(
     argv,
     SERVING_FLAGS,
@@ -99,7 +112,9 @@ async function servingOptions(argv: readonly string[]): Promise<SandboxOptions |
   const account = text('account');
   const accounts = file === undefined ? undefined : await readAccountsFile(file);
   if (accounts !== undefined || account !== undefined) await checkAccounts(accounts, account, file);
-  return {
+  const pidFile = text('pid-file');
+  if (pidFile === '') throw new UsageError('--pid-file needs a file name, e.g. --pid-file sandbox.pid');
+  const options: SandboxOptions = {
     port: Number(portText),
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(accounts === undefined ? {} : { accounts }),
@@ -107,6 +122,7 @@ async function servingOptions(argv: readonly string[]): Promise<SandboxOptions |
     ...(webhookUrl === undefined ? {} : { webhookUrl }),
     ...(delays === undefined ? {} : { webhookRetryDelaysMs: readDelays(delays) }),
   };
+  return { options, pidFile };
 }
 
 /** What the command prints once listening: where, the key, the webhook URL (password masked), the accounts. */
@@ -141,17 +157,18 @@ async function main(): Promise<void> {
     });
     return;
   }
-  let options: SandboxOptions | 'help';
+  let serving: Serving | 'help';
   try {
-    options = await servingOptions(argv);
+    serving = await servingOptions(argv);
   } catch (error) {
     if (error instanceof UsageError) fail(error.message);
     throw error;
   }
-  if (options === 'help') {
+  if (serving === 'help') {
     process.stdout.write(USAGE);
     return;
   }
+  const { options, pidFile } = serving;
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
@@ -167,13 +184,27 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // Its port closed first, then the pid file: once the file is gone, a new sandbox can take the port.
+    sandbox
+      .close()
+      .then(() => (pidFile === undefined ? undefined : rm(pidFile, { force: true })))
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (pidFile !== undefined) {
+    try {
+      await writeFile(pidFile, `${process.pid}\n`);
+    } catch (error) {
+      await sandbox.close();
+      fail(
+        `--pid-file ${pidFile}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+    }
+  }
   // Only now: whoever reads "listening" may stop it at once, and must find it stopping cleanly.
   process.stdout.write(`${startupLines(sandbox, options).map(printable).join('\n')}\n`);
 }

@@ -12,7 +12,7 @@
 import { DEFAULT_WEBHOOK_WAIT_MS } from '../defaults.js';
 import { closestNames } from '../../shared/closest-names.js';
 import { deliveryListing } from '../webhooks/delivery-lines.js';
-import type { WebhookAttempt, WebhookDelivery } from '../webhooks/delivery-types.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookGivenUp } from '../webhooks/delivery-types.js';
 import type { WebhookWait } from '../control/controls.js';
 import { KIND_FIELDS, type Fault } from '../transport/faults.js';
 import type { ChargeRecord, SandboxEvent } from '../types.js';
@@ -51,8 +51,11 @@ interface Subcommand {
   readAfter?: string;
   /** Lines for a person about what the control surface answered (and what `readAfter` read). */
   lines(data: unknown, invocation: Invocation, after: unknown): string[];
-  /** Why the answer is not what was asked (a wait that ran out), printed as a failure: exit 1. */
-  shortfall?(data: unknown, invocation: Invocation): string | undefined;
+  /**
+   * Why the answer is not what was asked (a wait that ran out, a delivery
+   * given up), printed as a failure, a line each: exit 1.
+   */
+  shortfall?(data: unknown, invocation: Invocation): string[] | undefined;
 }
 
 /** The flags every subcommand takes. */
@@ -76,6 +79,27 @@ const listLines =
     const items = data as T[];
     return items.length === 0 ? [`No ${what} yet.`] : items.map(line);
   };
+
+/** How many given-up deliveries `wait` names one by one; the rest are counted. */
+const NAMED_GIVEN_UP = 20;
+
+/** The lines naming the events given up: each one's type, id, where it went and what its last attempt got. */
+function givenUpLines(failed: readonly WebhookGivenUp[]): string[] {
+  const named = failed
+    .slice(0, NAMED_GIVEN_UP)
+    .map(
+      ({ eventType, eventId, url, attempts, error }) =>
+        `  webhook ${eventType} ${eventId} to ${url ?? 'the webhook handler'} failed after ` +
+        `${count(attempts, 'attempt')}: ${error}`,
+    );
+  const rest = failed.length - named.length;
+  return [
+    `${count(failed.length, 'webhook delivery was', 'webhook deliveries were')} given up:`,
+    ...named,
+    ...(rest > 0 ? [`  and ${rest} more (\`lunas-sandbox wait --json\` lists every one)`] : []),
+    '`lunas-sandbox deliveries` shows their attempts; `lunas-sandbox redeliver <event-id>` sends one again',
+  ];
+}
 
 /** A delivery as JSON has it, with its dates back as `Date`s (what delivery-lines.ts reads). */
 function revived(delivery: WebhookDelivery): WebhookDelivery {
@@ -206,7 +230,9 @@ const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>
       synopsis: '[--timeout <duration>]',
       about: [
         'wait until no webhook delivery is pending, retries',
-        `included (default timeout ${DEFAULT_WEBHOOK_WAIT_MS / 1_000}s); exit 1 if some still are`,
+        `included (default timeout ${DEFAULT_WEBHOOK_WAIT_MS / 1_000}s); exit 1 if some still are,`,
+        'or if a delivery was given up since the sandbox',
+        'started (each named), unless delivered since',
       ],
       args: [],
       flags: { timeout: { type: 'string' } },
@@ -217,13 +243,17 @@ const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>
       },
       lines: () => ['No webhook delivery is pending.'],
       shortfall(data, { flags }) {
-        const { settled, pending } = data as WebhookWait;
-        if (settled) return undefined;
-        const waited = (flags.timeout as string | undefined) ?? `${DEFAULT_WEBHOOK_WAIT_MS / 1_000}s`;
-        return (
-          `${count(pending, 'webhook delivery', 'webhook deliveries')} still pending after ${waited}: ` +
-          '`lunas-sandbox deliveries` shows their attempts'
-        );
+        const { settled, pending, failed = [] } = data as Partial<WebhookWait> & { settled: boolean; pending: number };
+        const lines: string[] = [];
+        if (!settled) {
+          const waited = (flags.timeout as string | undefined) ?? `${DEFAULT_WEBHOOK_WAIT_MS / 1_000}s`;
+          lines.push(
+            `${count(pending, 'webhook delivery', 'webhook deliveries')} still pending after ${waited}: ` +
+              '`lunas-sandbox deliveries` shows their attempts',
+          );
+        }
+        if (failed.length > 0) lines.push(...givenUpLines(failed));
+        return lines.length === 0 ? undefined : lines;
       },
     },
   ],
@@ -475,7 +505,12 @@ export async function runSubcommand(name: string, argv: readonly string[], io: C
         command.readAfter === undefined ? undefined : await callSandbox(address, { path: command.readAfter });
       io.out(`${command.lines(data, invocation, after).map(printable).join('\n')}\n`);
     }
-    if (shortfall !== undefined) throw new CommandFailure(shortfall);
+    if (shortfall !== undefined) {
+      // A line each, each made inert: a receiver's error is caller text.
+      const [first = '', ...rest] = shortfall;
+      io.err(`${[`lunas-sandbox ${name}: ${first}`, ...rest].map(printable).join('\n')}\n`);
+      return 1;
+    }
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -6,7 +6,7 @@
 import type { ChargeBook } from '../service/charges.js';
 import type { ExpiryTimer, SandboxClock } from '../service/clock.js';
 import type { WebhookDeliveries } from '../webhooks/deliveries.js';
-import type { RedeliverOptions, WebhookDelivery } from '../webhooks/delivery-types.js';
+import type { RedeliverOptions, WebhookDelivery, WebhookGivenUp } from '../webhooks/delivery-types.js';
 import type { EventLog } from '../service/events.js';
 import type { Fault, FaultQueue } from '../transport/faults.js';
 import type { Ledger } from '../service/ledger.js';
@@ -65,17 +65,23 @@ export interface SandboxControls {
   // What another process needs to drive a sandbox fully: wait for its webhooks, make it misbehave.
   /**
    * Resolves once no webhook delivery is pending (at `close()` too), or after
-   * `timeoutMs`, with how many still are; its timer goes when it resolves.
+   * `timeoutMs`, with how many still are and every event given up since the
+   * sandbox started (whenever it was); its timer goes when it resolves.
    */
   waitForWebhooks(timeoutMs: number): Promise<WebhookWait>;
   inject(fault: Fault): void;
   clearFaults(): void;
 }
 
-/** How a wait for webhooks ended: `settled` when no delivery is pending, else how many still are. */
+/**
+ * How a wait for webhooks ended: `settled` when no delivery is pending, else
+ * how many still are; `failed`, the events given up since the sandbox started
+ * (before the wait too), each until a later delivery of it is delivered.
+ */
 export interface WebhookWait {
   settled: boolean;
   pending: number;
+  failed: WebhookGivenUp[];
 }
 
 /** The controls over one sandbox's parts. */
@@ -134,7 +140,7 @@ export function sandboxControls({
       // settled() resolves at close() too, so a wait never outlives its sandbox.
       const settled = await Promise.race([webhooks.settled().then(() => true), timedOut]);
       clearTimeout(timer);
-      return { settled, pending: webhooks.pendingCount };
+      return { settled, pending: webhooks.pendingCount, failed: webhooks.givenUp() };
     },
     inject: (fault) => faults.arm(fault),
     clearFaults: () => faults.clear(),

@@ -170,6 +170,67 @@ export function fakeCharge(overrides: ChargeOverrides = {}): ChargeRecord {
   return charge;
 }
 
+/**
+ * Where {@link fakeCreatedCharge}'s addresses point by default: the address
+ * `createSandbox` serves at, which never resolves (`.invalid`), so a test
+ * that fetches one fails rather than reaching a host.
+ */
+const FAKE_PAYMENT_ORIGIN = 'https://sandbox.lunas.invalid';
+
+/**
+ * A charge as `POST /v1/payments/charges` answers its creation, which
+ * `client.charges.create` resolves to: {@link fakeCharge} (pending; the same
+ * overrides, checked the same way) plus what the customer needs to pay:
+ * `payment_url`, and for a `qris` charge `qr_code_url`; a `virtual_account`
+ * charge carries its account number in
+ * `payment_method_options.virtual_account` and no `qr_code_url`, as the
+ * service sends them. The addresses default to the charge's pages at
+ * `https://sandbox.lunas.invalid` (`/pay/{id}`, `/qr/{id}.svg`), an address
+ * that never resolves; give `payment_url` or `qr_code_url` to choose them.
+ * `status` other than `pending`, or a `qr_code_url` on a `virtual_account`
+ * charge, throws: the service creates neither.
+ *
+ * @example
+ * ```ts
+ * import { fakeCreatedCharge, successEnvelope } from 'lunas-sdk/testing';
+ *
+ * http.post('https://api.lunas.test/v1/payments/charges', () =>
+ *   HttpResponse.json(successEnvelope(fakeCreatedCharge({ amount: 25_000 }))),
+ * );
+ * const charge = await client.charges.create({ payment_method: 'qris', amount: 25_000 });
+ * charge.qr_code_url; // 'https://sandbox.lunas.invalid/qr/ch_….svg'
+ * ```
+ * @throws `TypeError` for an unknown field name or a value the service could not send on create.
+ * @category Testing
+ */
+export function fakeCreatedCharge(overrides: ChargeOverrides = {}): ChargeRecord & {
+  /** The customer's payment page: always on a create response. */
+  payment_url: string;
+} {
+  const given = checkOverrides(overrides, CHARGE_FIELDS, 'charge');
+  if (given.status !== undefined && given.status !== 'pending') {
+    throw fieldError('status', 'pending on a charge just created (pay it later with a fakeCharge)', given.status);
+  }
+  const charge = fakeCharge(given as ChargeOverrides);
+  const id = encodeURIComponent(charge.id);
+  if (charge.payment_method === 'qris') {
+    charge.qr_code_url ??= `${FAKE_PAYMENT_ORIGIN}/qr/${id}.svg`;
+  } else if (charge.qr_code_url !== undefined) {
+    throw fieldError(
+      'qr_code_url',
+      'absent on a virtual_account charge: only a qris charge has a QR code',
+      charge.qr_code_url,
+    );
+  }
+  // The addresses after the charge's own fields, as the sandbox's create route adds them.
+  const { payment_url, qr_code_url, ...rest } = charge;
+  return {
+    ...rest,
+    payment_url: payment_url ?? `${FAKE_PAYMENT_ORIGIN}/pay/${id}`,
+    ...(qr_code_url === undefined ? {} : { qr_code_url }),
+  };
+}
+
 /** `paid_at`: a time on a charge with status `success` (its creation by default), `null` on any other. */
 function paidAt(given: Fields, status: ChargeStatus, created: string): string | null {
   const value = given.paid_at;

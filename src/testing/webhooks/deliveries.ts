@@ -6,21 +6,29 @@
  * recorded the event. The retry waits and attempt time limits keep the process
  * alive only while someone awaits `settled()`.
  */
-import { BoundedLog } from '../bounded-log.js';
+import { BoundedLog, type LogEntry } from '../bounded-log.js';
 import type {
   RedeliverOptions,
   ReleaseWebhooksOptions,
   WebhookAttemptListener,
   WebhookDelivery,
+  WebhookGivenUp,
   WebhookHandler,
 } from './delivery-types.js';
+import { outcome } from './delivery-lines.js';
 import { SandboxError } from '../errors.js';
 import { checkOptionNames } from '../option-names.js';
 import type { Page } from '../service/page.js';
 import { BackgroundTimers } from '../timers.js';
 import { Sleeps } from '../transport/sleeps.js';
 import type { SandboxEvent } from '../types.js';
-import { type AttemptOutcome, attemptDelivery, webhookTarget, type WebhookTarget } from './webhook.js';
+import {
+  type AttemptOutcome,
+  attemptDelivery,
+  maskedWebhookUrl,
+  webhookTarget,
+  type WebhookTarget,
+} from './webhook.js';
 
 /**
  * How deliveries are made: where to (a URL or a handler, never both), when to
@@ -48,6 +56,8 @@ export class WebhookDeliveries {
   readonly #target: WebhookTarget | undefined;
   /** The newest deliveries; a pending one is never dropped, so `settled()` and its retries stay true. */
   readonly #records: BoundedLog<WebhookDelivery>;
+  /** Each pending delivery's place in the log, released when it settles: no scan of the log per settle. */
+  readonly #inLog = new Map<WebhookDelivery, LogEntry>();
   /** Every event recorded, for `redeliver`: kept when its deliveries have been dropped from the log. */
   readonly #events = new Map<string, SandboxEvent>();
   /** What `close()` calls: one per attempt in flight (no listener pile-up on one signal). */
@@ -56,6 +66,12 @@ export class WebhookDeliveries {
   readonly #timers = new BackgroundTimers();
   /** The waits before retries, ended by `close()`. */
   readonly #retryWaits = new Sleeps(this.#timers);
+  /**
+   * The events given up, by id, in the order they were: an event's latest
+   * delivery ended `failed`. A later delivery of it that is delivered takes it
+   * out. Kept apart from the bounded log, so none is forgotten.
+   */
+  readonly #givenUp = new Map<string, WebhookGivenUp>();
   /** Failed attempts so far, those of deliveries dropped from the log included. */
   #failedAttempts = 0;
   /** Deliveries pending: counted, since the log may be long and `settled()` asks after every attempt. */
@@ -73,7 +89,7 @@ export class WebhookDeliveries {
         : settings.handler !== undefined
           ? { kind: 'handler', handler: settings.handler }
           : undefined;
-    this.#records = new BoundedLog(settings.keep, (record) => record.state !== 'pending');
+    this.#records = new BoundedLog(settings.keep);
   }
 
   /**
@@ -96,7 +112,12 @@ export class WebhookDeliveries {
 
   /** Deliveries not yet delivered, failed or abandoned (held events are not deliveries yet). */
   get pendingCount(): number {
-    return this.#records.all().filter(({ state }) => state === 'pending').length;
+    return this.#pending;
+  }
+
+  /** Copies of the events given up, in the order they were ({@link WebhookGivenUp}). */
+  givenUp(): WebhookGivenUp[] {
+    return [...this.#givenUp.values()].map((failure) => ({ ...failure }));
   }
 
   /** Takes a newly recorded event: delivers it, holds it, or only remembers it (no receiver). */
@@ -163,13 +184,12 @@ export class WebhookDeliveries {
     for (const cancel of this.#cancels) cancel();
     this.#cancels.clear();
     this.#retryWaits.stop();
-    for (const record of this.#records.all()) {
-      if (record.state !== 'pending') continue;
+    for (const record of [...this.#inLog.keys()]) {
       record.state = 'abandoned';
       record.retryAt = null;
       this.#pending -= 1;
+      this.#settle(record);
     }
-    this.#records.trim();
     this.#settleWaiters();
   }
 
@@ -193,7 +213,7 @@ export class WebhookDeliveries {
         attempts: [],
         retryAt: null,
       };
-      this.#records.push(record);
+      this.#inLog.set(record, this.#records.push(record, true));
       this.#pending += 1;
       return () => this.#run(record, event);
     });
@@ -219,13 +239,36 @@ export class WebhookDeliveries {
       this.#report(record);
       if (record.state !== 'pending') {
         this.#pending -= 1;
-        // Settled, it may now give way to newer deliveries past the log's limit.
-        this.#records.trim();
+        this.#settle(record);
+        this.#noteOutcome(record);
       }
       if (delay !== undefined && !(await this.#retryWaits.sleep(delay))) break;
       record.retryAt = null;
     }
     this.#settleWaiters();
+  }
+
+  /** Remembers an event given up, or forgets it once a delivery of it is delivered. */
+  #noteOutcome(record: WebhookDelivery): void {
+    this.#givenUp.delete(record.eventId);
+    const last = record.attempts.at(-1);
+    if (record.state !== 'failed' || last === undefined) return;
+    const { url } = this.#settings;
+    this.#givenUp.set(record.eventId, {
+      eventId: record.eventId,
+      eventType: record.eventType,
+      url: url === undefined ? null : maskedWebhookUrl(url),
+      attempts: record.attempts.length,
+      error: outcome(last),
+    });
+  }
+
+  /** A delivery no longer pending: it may now give way to newer ones past the log's limit. */
+  #settle(record: WebhookDelivery): void {
+    const place = this.#inLog.get(record);
+    if (place === undefined) return;
+    this.#inLog.delete(record);
+    this.#records.release(place);
   }
 
   /** One attempt, aborted by `close()` (then `undefined`: no outcome to record). */

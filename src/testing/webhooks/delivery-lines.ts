@@ -53,7 +53,7 @@ export function deliveryListing(delivery: WebhookDelivery): string[] {
 }
 
 /** What an attempt got: its status (and a redirect's target), or why there was none. */
-function outcome(attempt: WebhookAttempt): string {
+export function outcome(attempt: WebhookAttempt): string {
   if (attempt.status === null) return attempt.error ?? 'no answer';
   if (attempt.location === undefined) return `HTTP ${attempt.status}`;
   // The receiver wrote it: escaped, so no control character (C0, DEL, C1) reaches the terminal.

@@ -65,6 +65,24 @@ export interface WebhookDelivery {
   retryAt: Date | null;
 }
 
+/**
+ * An event the sandbox gave up delivering: its latest delivery ended
+ * `failed` (every attempt of the schedule failed) and none delivered it
+ * since. What `lunas-sandbox wait` names and fails on.
+ */
+export interface WebhookGivenUp {
+  /** The event's id, `evt_…`. */
+  eventId: string;
+  /** The event's type. */
+  eventType: SandboxEventType;
+  /** Where it was sent, its password masked; `null` for the in-process `webhook` handler. */
+  url: string | null;
+  /** How many attempts the delivery made. */
+  attempts: number;
+  /** What the last attempt got: `HTTP 503`, or why there was no answer (the network error, the timeout). */
+  error: string;
+}
+
 /** Options of {@link Sandbox.redeliver}. @category Testing */
 export interface RedeliverOptions {
   /** How many new deliveries of the event to make, from 1 to 100. Default 1. */
