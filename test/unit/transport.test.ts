@@ -186,12 +186,14 @@ describe('Idempotency-Key', () => {
  */
 async function stallingServer(sendHeaders: boolean, options: ClientOptions = {}) {
   const closed: Promise<void>[] = [];
-  const server = createServer((request, response) => {
-    closed.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
+  const server = createServer((_request, response) => {
     if (!sendHeaders) return; // never answers
     response.writeHead(200, { 'content-type': 'application/json' });
     response.write('{"status":"success","data":'); // the rest never comes
   });
+  // Each connection as it is accepted, not as its request is read: on a loaded machine a deadline
+  // may pass between the two, and the connection must close all the same.
+  server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.once('close', () => resolve()))));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0, ...options });
@@ -368,7 +370,8 @@ describe('what a timeout or an abort leaves open', () => {
         const { client, closed, stop } = await stallingServer(sendHeaders);
         try {
           const signal = withSignal ? new AbortController().signal : undefined;
-          const error = await rejection(client.charges.retrieve(CHARGE_ID, { timeout: 150, signal }));
+          // Long enough for the connection to be accepted on a loaded machine: what is tested is its close.
+          const error = await rejection(client.charges.retrieve(CHARGE_ID, { timeout: 1_000, signal }));
           expect(error).toBeInstanceOf(APIConnectionTimeoutError);
           expect(closed).toHaveLength(1);
           expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
@@ -382,8 +385,12 @@ describe('what a timeout or an abort leaves open', () => {
       const { client, closed, stop } = await stallingServer(sendHeaders);
       try {
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 150);
-        const error = await rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+        const call = rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+        // Aborted once the server holds the connection (and, on the body's turn, has had time to start it).
+        await expect.poll(() => closed.length).toBe(1);
+        await sleep(150);
+        controller.abort();
+        const error = await call;
         expect(error).toBeInstanceOf(APIUserAbortError);
         expect(closed).toHaveLength(1);
         expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
