@@ -67,6 +67,9 @@ export interface InstrumentLunasOptions {
 /** The options' names, tied to the interface by the compiler. */
 const OPTION_NAMES = optionNames<InstrumentLunasOptions>({ tracerProvider: 0, meterProvider: 0 });
 
+/** The headers of W3C trace context, the only ones lunas sends of what the propagator writes. */
+const TRACE_CONTEXT_HEADERS = ['traceparent', 'tracestate'] as const;
+
 /** The instrumentation scope of lunas's spans and metrics. */
 const SCOPE = 'lunas-sdk';
 
@@ -97,8 +100,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
  *   a 4xx or 5xx, a timeout or a connection failure sets its status to error;
  * - the `http.client.request.duration` histogram (seconds) per attempt, with
  *   low-cardinality attributes only (`url.template`, never the URL);
- * - the active trace context (`traceparent`, `tracestate`) sent on every
- *   attempt through the global propagator.
+ * - the active trace context (`traceparent`, `tracestate`, nothing else the
+ *   global propagator writes: no `baggage`) sent on every attempt.
  *
  * Beside an instrumentation of the HTTP client below lunas (OpenTelemetry's
  * undici instrumentation, on in auto-instrumentations-node, which records
@@ -329,7 +332,14 @@ class Recorder {
       return;
     }
     // The attempt's own span is the parent the service sees: its logs join the merchant's trace there.
-    propagation.inject(active, attempt.headers);
+    // Through the global propagator, but only the trace context goes: a composite one (NodeSDK's
+    // default) also writes the merchant's baggage, meant for its own services, not a payment service.
+    const carrier: Record<string, string> = {};
+    propagation.inject(active, carrier);
+    for (const name of TRACE_CONTEXT_HEADERS) {
+      const value = carrier[name];
+      if (typeof value === 'string') attempt.headers[name] = value;
+    }
   }
 
   #endAttempt(attempt: AttemptContext): void {

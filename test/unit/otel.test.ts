@@ -7,6 +7,7 @@
  */
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import {
+  context,
   diag,
   type DiagLogger,
   DiagLogLevel,
@@ -15,7 +16,8 @@ import {
   SpanKind,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { instrumentLunas } from 'lunas-sdk/otel';
@@ -122,5 +124,33 @@ describe('beside an instrumentation of undici', () => {
     const attempts = exporter.getFinishedSpans().filter((span) => span.name === 'GET /v1/payments/charges/{id}');
     expect(attempts.map((span) => span.kind)).toEqual([SpanKind.INTERNAL, SpanKind.CLIENT]);
     expect(seen.map((request) => request.headers.get('traceparent') !== null)).toEqual([false, true]);
+  });
+});
+
+describe('what goes to the service', () => {
+  it('is traceparent and tracestate alone, whatever else the global propagator writes: no baggage', async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    // NodeSDK's default: W3C trace context and W3C baggage, composed.
+    propagation.setGlobalPropagator(
+      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    );
+    onTestFinished(() => {
+      propagation.disable();
+      context.disable();
+    });
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    stops.push(instrumentLunas({ tracerProvider }));
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const baggage = propagation.createBaggage({ 'customer.email': { value: 'buyer@example.com' } });
+    // The merchant's own baggage, meant for its own services, is active where the call is made.
+    await context.with(propagation.setBaggage(context.active(), baggage), () =>
+      makeClient().charges.retrieve(CHARGE_ID),
+    );
+
+    const [request] = seen;
+    expect(request!.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(request!.headers.get('baggage')).toBeNull();
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('GET /v1/payments/charges/{id}');
   });
 });
