@@ -6,7 +6,8 @@
 //     undici) are not installed;
 //   - `lunas-sdk` and `lunas-sdk/testing` load without them, from ESM and from CommonJS;
 //   - `lunas-sdk/mcp` fails to load naming @modelcontextprotocol/server, and the `lunas-mcp`
-//     command says how to install it (exit 1);
+//     command says how to install it (exit 1); `lunas-sdk/otel`, imported or required, fails
+//     naming @opentelemetry/api;
 //   - `lunas-sdk/undici` loads, and its undiciFetch rejects naming undici and how to install it.
 // Needs a build first (npm run build): npx tsx scripts/check-install.ts
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -44,15 +45,21 @@ try {
     for (const name of ['lunas-sdk', 'lunas-sdk/testing']) loaded.push(Object.keys(require(name)).length > 0);
     let mcp = 'loaded';
     try { await import('lunas-sdk/mcp'); } catch (error) { mcp = error.code + ': ' + error.message.split('\\n')[0]; }
+    let otel = 'loaded';
+    try { await import('lunas-sdk/otel'); } catch (error) { otel = error.code + ': ' + error.message.split('\\n')[0]; }
+    let otelRequired = 'loaded';
+    try { require('lunas-sdk/otel'); } catch (error) { otelRequired = error.code + ': ' + error.message.split('\\n')[0]; }
     const { undiciFetch } = await import('lunas-sdk/undici');
     const undici = await undiciFetch('http://127.0.0.1:9/').then(() => 'sent', (error) => error.message);
-    console.log(JSON.stringify({ loaded, mcp, undici }));
+    console.log(JSON.stringify({ loaded, mcp, otel, otelRequired, undici }));
   `;
   const file = join(project, 'loads.mjs');
   writeFileSync(file, loads);
   const seen = JSON.parse(execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' })) as {
     loaded: boolean[];
     mcp: string;
+    otel: string;
+    otelRequired: string;
     undici: string;
   };
   if (!seen.loaded.every(Boolean))
@@ -60,11 +67,21 @@ try {
   if (!/^ERR_MODULE_NOT_FOUND: Cannot find package '@modelcontextprotocol\/server'/.test(seen.mcp)) {
     problems.push(`lunas-sdk/mcp without its peer dependency: expected ERR_MODULE_NOT_FOUND, got ${seen.mcp}`);
   }
+  if (!/^ERR_MODULE_NOT_FOUND: Cannot find package '@opentelemetry\/api'/.test(seen.otel)) {
+    problems.push(
+      `lunas-sdk/otel without its peer dependency: expected ERR_MODULE_NOT_FOUND naming it, got ${seen.otel}`,
+    );
+  }
+  if (!/^MODULE_NOT_FOUND: Cannot find module '@opentelemetry\/api'/.test(seen.otelRequired)) {
+    problems.push(
+      `require('lunas-sdk/otel') without its peer: expected MODULE_NOT_FOUND naming it, got ${seen.otelRequired}`,
+    );
+  }
   if (!seen.undici.includes('npm install undici')) {
     problems.push(`lunas-sdk/undici without its peer dependency: expected a message naming it, got ${seen.undici}`);
   }
   console.log(
-    `import and require of lunas-sdk, lunas-sdk/testing: loaded; lunas-sdk/mcp: ${seen.mcp}; undiciFetch: ${seen.undici}`,
+    `import and require of lunas-sdk, lunas-sdk/testing: loaded; lunas-sdk/mcp: ${seen.mcp}; lunas-sdk/otel: ${seen.otel} (required: ${seen.otelRequired}); undiciFetch: ${seen.undici}`,
   );
 
   const command = spawnSync(join(consumer.modules, '.bin', 'lunas-mcp'), [], {
