@@ -35,6 +35,7 @@ import {
   hasSubscribers,
   type Mutable,
   type OperationContext,
+  record,
   type TracePublisher,
   tracingChannels,
 } from './tracing.js';
@@ -460,18 +461,29 @@ export class API {
         ? options
         : ({ __proto__: null, ...options, idempotencyKey } as RequestOptions);
     let result: CallResult<unknown> | undefined;
-    await channel.tracePromise(async () => {
-      try {
-        result = await transport.request(spec, sent, context);
-        ({ status: context.status, requestId: context.requestId } = result.info);
-      } catch (error) {
-        // What the failure says of the last response, when one came.
-        const { status, requestId } = error as { status?: unknown; requestId?: unknown };
-        context.status = typeof status === 'number' ? status : undefined;
-        context.requestId = typeof requestId === 'string' ? requestId : undefined;
-        throw error;
-      }
-    }, context);
+    let failure: { error: unknown } | undefined;
+    try {
+      await channel.tracePromise(async () => {
+        try {
+          result = await transport.request(spec, sent, context);
+          record(context, { status: result.info.status, requestId: result.info.requestId });
+        } catch (error) {
+          failure = { error };
+          // What the failure says of the last response, when one came.
+          const { status, requestId } = error as { status?: unknown; requestId?: unknown };
+          record(context, {
+            status: typeof status === 'number' ? status : undefined,
+            requestId: typeof requestId === 'string' ? requestId : undefined,
+          });
+          throw error;
+        }
+      }, context);
+    } catch (error) {
+      // tracePromise writes the outcome on the context itself: where a subscriber froze it, that
+      // write throws a TypeError of the runtime's, which is not the call's outcome.
+      if (failure !== undefined) throw failure.error;
+      if (result === undefined) throw error;
+    }
     return result!;
   }
 }

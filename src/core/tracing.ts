@@ -238,6 +238,19 @@ export function publishStart<Context extends object>(channel: TracePublisher<Con
 }
 
 /**
+ * @internal Sets `fields` on a published context. A subscriber may have
+ * frozen it (or handed a Proxy that throws): what it refuses stays as it
+ * was, and the call goes on, since a subscriber never breaks a call.
+ */
+export function record<Context extends object>(context: Mutable<Context>, fields: Partial<Context>): void {
+  try {
+    Object.assign(context, fields);
+  } catch {
+    // Kept as the subscriber left it.
+  }
+}
+
+/**
  * @internal Publishes the end of an attempt, as `tracePromise` does when the
  * promise settles: on a failure `error` (with `context.error` set) first, then
  * `asyncStart` and `asyncEnd`.
@@ -248,7 +261,7 @@ export function publishEnd<Context extends { error?: unknown }>(
   error: unknown,
 ): void {
   if (error !== undefined) {
-    context.error = error as Context['error'];
+    record(context, { error } as Partial<Context>);
     channel.error.publish(context);
   }
   channel.asyncStart.publish(context);

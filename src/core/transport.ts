@@ -32,6 +32,7 @@ import {
   type OperationContext,
   publishEnd,
   publishStart,
+  record,
   tracingChannels,
 } from './tracing.js';
 
@@ -277,9 +278,7 @@ function ended(
   requestId: string | undefined,
   willRetry: boolean,
 ): Mutable<AttemptContext> {
-  context.status = status;
-  context.requestId = requestId;
-  context.willRetry = willRetry;
+  record(context, { status, requestId, willRetry });
   return context;
 }
 

@@ -651,6 +651,29 @@ describe('subscribers as diagnostics_channel allows them', () => {
     expect(seenInAttempt).toEqual(['inside charges.retrieve']);
   });
 
+  it('a subscriber that freezes the contexts breaks no call: a success resolves, a failure keeps its key', async () => {
+    const client = makeClient({ maxRetries: 1 });
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    route('POST', TRANSFERS_PATH, () =>
+      jsonReply(500, { status: 'error', message: 'down' }, { 'retry-after-ms': '0' }),
+    );
+    const operation = tracingChannel<OperationContext>(OPERATION_CHANNEL);
+    const attempt = tracingChannel<AttemptContext>(ATTEMPT_CHANNEL);
+    // Frozen at start, as a subscriber that keeps what it saw immutable may do: lunas's later writes must not throw.
+    const freeze = (context: unknown) => void Object.freeze(context);
+    operation.start.subscribe(freeze);
+    attempt.start.subscribe(freeze);
+    try {
+      await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
+      const failure = await rejection(client.transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'order-frozen' }));
+      expect(failure).toBeInstanceOf(InternalServerError);
+      expect(failure).toMatchObject({ idempotencyKey: 'order-frozen', status: 500 });
+    } finally {
+      operation.start.unsubscribe(freeze);
+      attempt.start.unsubscribe(freeze);
+    }
+  });
+
   it('subscribing to one channel only publishes that one, and no operation is linked', async () => {
     const client = makeClient();
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
