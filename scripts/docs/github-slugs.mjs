@@ -16,7 +16,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * @param {string} markdown the heading line without its `#` marks
  * @returns {string}
  */
-export function headingText(markdown) {
+function headingText(markdown) {
   return markdown
     .split(/(`+[^`]*`+)/)
     .map((part, index) =>
