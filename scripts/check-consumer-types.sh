@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The public types as a merchant's compiler sees them, on the tarball `npm publish` would upload:
 #   1. no Zod type in the packed declarations (they are lunas' own interfaces);
-#   2. test/types/consumer.ts, installed beside the package in a fresh project,
-#      compiles with `tsc --strict` and without skipLibCheck under each module
-#      resolution a consumer may use. Its `@ts-expect-error` lines are typos the
+#   2. test/types/consumer.ts and mcp-consumer.ts, installed beside the package (and the
+#      optional entry points' peers) in a fresh project, import every entry point and
+#      compile with `tsc --strict` and without skipLibCheck under each module
+#      resolution a consumer may use. Their `@ts-expect-error` lines are typos the
 #      types must catch: one that compiles leaves its directive unused, which tsc
 #      reports as an error (TS2578), so this script fails.
 # Uses the repository's TypeScript. Needs a build first (npm run build); packing does not rebuild.
@@ -19,7 +20,7 @@ tarball="$WORK/$(npm pack --ignore-scripts --silent --pack-destination "$WORK" 2
 
 echo "== no Zod type in the declarations of $(basename "$tarball")"
 tar -xzf "$tarball" -C "$WORK"
-declarations=("$WORK"/package/dist/*.d.ts "$WORK"/package/dist/*.d.cts "$WORK"/package/dist/testing/*.d.ts "$WORK"/package/dist/testing/*.d.cts)
+mapfile -t declarations < <(find "$WORK/package/dist" -name '*.d.ts' -o -name '*.d.cts')
 # Imports of zod, its namespaces and its type names; prose that mentions zod (a
 # Standard Schema from zod is accepted by raw calls) is not a zod type.
 if grep -nE "from ['\"]zod|import\\(['\"]zod|\\\$Zod|\\bz\\.[A-Za-z]+<|\\bZod[A-Z][A-Za-z]*" "${declarations[@]}"; then
@@ -31,30 +32,41 @@ echo "== install $(basename "$tarball") into a fresh consumer"
 mkdir "$WORK/consumer"
 cd "$WORK/consumer"
 echo '{ "name": "lunas-types-consumer", "private": true }' >package.json
-npm install --no-audit --no-fund --loglevel=error --ignore-scripts "$tarball" >"$WORK/install.log" 2>&1 || {
+# The optional entry points' peers, at the versions this repository tests with, so
+# lunas-sdk/otel, lunas-sdk/mcp and lunas-sdk/undici are compiled against their types too.
+peers=()
+for peer in @opentelemetry/api @modelcontextprotocol/server undici @types/node; do
+  peers+=("$peer@$(node -p "require('$ROOT/node_modules/$peer/package.json').version")")
+done
+npm install --no-audit --no-fund --loglevel=error --ignore-scripts "$tarball" "${peers[@]}" >"$WORK/install.log" 2>&1 || {
   cat "$WORK/install.log" >&2
   exit 1
 }
-cp "$ROOT/test/types/consumer.ts" consumer.ts
-# The same program as an ES module, for node16 resolution from ESM (the CommonJS
-# consumer above resolves the package's `require` types, this one its `import` types).
+cp "$ROOT/test/types/consumer.ts" "$ROOT/test/types/mcp-consumer.ts" .
+# The same programs as ES modules, for node16 resolution from ESM (the CommonJS
+# consumer resolves the package's `require` types, this one its `import` types).
 cp consumer.ts consumer.mts
+cp mcp-consumer.ts mcp-consumer.mts
 
-# No tsconfig: only these flags, and no skipLibCheck. The consumer has no
-# @types packages (no @types/node either), so only the program and what it
-# imports is checked.
-COMMON=(--strict --noEmit --target es2022)
+# No tsconfig: only these flags, and no skipLibCheck. No @types package is included
+# unless a program names it: consumer.ts has no Node types; mcp-consumer.ts names
+# @types/node (`/// <reference types="node" />`), which the MCP SDK's declarations need.
+COMMON=(--strict --noEmit --target es2022 --typeRoots ./no-type-roots)
 failures=0
 check() {
   local name="$1" file="$2"
   shift 2
-  echo "== tsc $name"
+  echo "== tsc $name: $file"
   if node "$TSC" "${COMMON[@]}" "$@" "$file"; then echo "   ok"; else failures=$((failures + 1)); fi
 }
-check "bundler (module esnext)" consumer.ts --module esnext --moduleResolution bundler
-check "node16 from CommonJS (module node16)" consumer.ts --module node16 --moduleResolution node16
-check "node16 from ESM (module node16)" consumer.mts --module node16 --moduleResolution node16
+for program in consumer mcp-consumer; do
+  check "bundler (module esnext)" $program.ts --module esnext --moduleResolution bundler
+  check "node16 from CommonJS (module node16)" $program.ts --module node16 --moduleResolution node16
+  check "node16 from ESM (module node16)" $program.mts --module node16 --moduleResolution node16
+done
 check "node10 (module commonjs)" consumer.ts --module commonjs --moduleResolution node10
+# The MCP SDK's CommonJS declarations default-import zod's locales: esModuleInterop, as `tsc --init` sets.
+check "node10 (module commonjs, esModuleInterop)" mcp-consumer.ts --module commonjs --moduleResolution node10 --esModuleInterop
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures configuration(s) failed: an error above in a declaration is ours to fix; an unused" >&2

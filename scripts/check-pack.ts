@@ -5,13 +5,17 @@
 // llms.txt, CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
 // point present, no test or other file, no source map pointing at a file that is
 // neither packed nor embedded in the map (`sourcesContent`), and nothing that looks
-// like a secret.
+// like a secret, and no relative link in the declarations' TSDoc or api.md's hrefs to
+// a file not packed.
 // package.json's `repository`, `homepage` and `bugs` are all absent (no public URL
 // yet) or all present and naming one repository.
 // Run after `npm run build`: npm run check:pack
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packListing, root } from './pack-listing.js';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 const TOP_LEVEL = ['README.md', 'llms.txt', 'api.md', 'CHANGELOG.md', 'SECURITY.md', 'LICENSE', 'package.json'];
 /** Shipped beside dist/: the source, and one directory level of docs/ and examples/, so docs/api/ stays out. */
@@ -45,7 +49,10 @@ const SECRETS: [RegExp, string][] = [
 const problems: string[] = [];
 const problem = (message: string): void => void problems.push(message);
 
-const pack = packListing();
+/** What `npm pack` would ship, listed without writing the tarball or running scripts. */
+const [pack] = JSON.parse(
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+) as [{ filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] }];
 const files = pack.files.map((file) => file.path).sort();
 const packed = new Set(files);
 
@@ -119,6 +126,17 @@ for (const file of files) {
       problem(`${file}: source ${source} is neither packed nor embedded in sourcesContent`);
     }
   });
+}
+
+// Links remark cannot read: the TSDoc of the declarations (an editor shows it on hover;
+// scripts/declaration-links.ts) and api.md's raw-HTML hrefs name files the package ships.
+// (check-package.sh checks the shipped Markdown's own links with remark-validate-links.)
+for (const file of files.filter((name) => /\.d\.c?ts$/.test(name) || name === 'api.md')) {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  for (const [, link = '', href = ''] of text.matchAll(/\]\((\.{1,2}\/[^)#\s]+)|href="(\.{1,2}\/[^"#]+)"/g)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(link || href)));
+    if (!packed.has(target)) problem(`${file}: links ${link || href} → ${target}, which the package does not ship`);
+  }
 }
 
 /**

@@ -2,8 +2,11 @@
 # Package quality gate, on the tarball `npm publish` would upload:
 #   publint --strict   package.json fields, exports, bin and files agree with what is packed
 #   attw               "Are the types wrong?": types resolve, and as the right module format,
-#                      for every entry point ("lunas-sdk", "lunas-sdk/testing") under node10,
+#                      for every entry point under node10,
 #                      node16 (from CJS and from ESM) and bundler resolution
+#   remark-validate-links  on the unpacked tarball: every local link and #anchor of the shipped
+#                      Markdown resolves inside the package, where the repository is not beside it
+#                      (links into src/ that name a symbol, `x.ts#Name`, are typedoc's to check)
 # Needs a build first (npm run build); packing does not rebuild.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,3 +22,8 @@ npx --no-install publint run --strict "$tarball"
 
 echo "== attw $(basename "$tarball")"
 npx --no-install attw "$tarball" --profile strict --format table-flipped --no-color --no-emoji
+
+echo "== remark-validate-links on the unpacked $(basename "$tarball")"
+tar -xzf "$tarball" -C "$WORK"
+npx --no-install remark --rc-path "$ROOT/.remarkrc.json" --no-stdout --frail --quiet "$WORK"/package/*.md "$WORK"/package/docs/*.md
+echo "the shipped Markdown's local links resolve inside the package"

@@ -4,8 +4,8 @@
 // same heading in the reference, the links within a page (`#heading`) included.
 // typedoc's validation (typedoc.json) already fails on a link to a missing file
 // and on an `#anchor` another page lacks; it leaves a page's links to itself
-// unchecked, and those hold here because scripts/check-anchors.ts checks them
-// against GitHub's anchors.
+// unchecked, and those hold here because `npm run check:links` (remark-validate-links)
+// checks them against GitHub's anchors.
 // Run: npx tsx scripts/check-reference-anchors.ts [reference dir]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

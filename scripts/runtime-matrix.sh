@@ -5,7 +5,8 @@
 # runs twice: with no `fetch` (lunas sends through global `fetch`, as on every
 # runtime) and with `fetch: undiciFetch` from lunas-sdk/undici (undici 7, the
 # optional peer, installed beside it), each run checking which of the two sent
-# its requests. Each program starts
+# its requests, and loads lunas-sdk/otel (on the lowest @opentelemetry/api its
+# peer range allows) and lunas-sdk/mcp, each checked with one call. Each program starts
 # the sandbox, creates and pays a charge, walks a list across pages, makes a
 # transfer and checks an error class and that a 307 is an APIError (nothing
 # sent where it points), then does a create, pay and list against
@@ -91,8 +92,13 @@ tarball="$(cd "$ROOT" && npm pack --ignore-scripts --silent --pack-destination "
 mkdir "$WORK/consumer"
 cd "$WORK/consumer"
 echo '{ "name": "lunas-consumer", "private": true }' >package.json
-# undici: the optional peer of lunas-sdk/undici, which the Node.js rows' second run sends through.
-npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" "undici@$(node -p "require('$ROOT/node_modules/undici/package.json').version")" >"$WORK/consumer-install.log" 2>&1 || {
+# The optional peers: undici (lunas-sdk/undici, which the Node.js rows' second run sends through) and
+# @modelcontextprotocol/server (lunas-sdk/mcp) at the versions tested here; @opentelemetry/api
+# (lunas-sdk/otel) at the lowest version package.json's peer range promises.
+tested() { echo "$1@$(node -p "require('$ROOT/node_modules/$1/package.json').version")"; }
+OTEL_API_FLOOR="$(node -p "require('$ROOT/package.json').peerDependencies['@opentelemetry/api'].replace(/^[\\^~]/, '')")"
+npm install "${NPM_FLAGS[@]}" "$WORK/$tarball" "$(tested undici)" "$(tested @modelcontextprotocol/server)" \
+  "@opentelemetry/api@$OTEL_API_FLOOR" >"$WORK/consumer-install.log" 2>&1 || {
   cat "$WORK/consumer-install.log" >&2
   exit 1
 }
@@ -162,7 +168,51 @@ async function main(format) {
     clearTimeout(watchdog);
   }
   await inProcess();
+  if (transport) await optionalEntryPoints();
   console.log(`OK ${format}`);
+}
+
+// lunas-sdk/otel on the lowest @opentelemetry/api of its peer range, with an in-memory tracer and
+// meter: a call's operation and attempt spans end, and its duration is recorded. lunas-sdk/mcp on
+// @modelcontextprotocol/server: createMcpServer builds a server.
+async function optionalEntryPoints() {
+  const { instrumentLunas } = await loadOtel();
+  const spans = [];
+  const durations = [];
+  const tracer = {
+    startSpan(name, options = {}) {
+      const span = { name, attributes: { ...options.attributes }, ended: false };
+      Object.assign(span, {
+        spanContext: () => ({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 }),
+        setAttribute: (key, value) => ((span.attributes[key] = value), span),
+        setAttributes: (values) => (Object.assign(span.attributes, values), span),
+        setStatus: (status) => ((span.status = status), span),
+        recordException: () => undefined,
+        isRecording: () => true,
+        end: () => void (span.ended = true),
+      });
+      spans.push(span);
+      return span;
+    },
+  };
+  const meter = { createHistogram: () => ({ record: (seconds) => durations.push(seconds) }) };
+  const stop = instrumentLunas({ tracerProvider: { getTracer: () => tracer }, meterProvider: { getMeter: () => meter } });
+  const sandbox = await startSandbox();
+  try {
+    const client = new Client({ apiKey: sandbox.apiKey, baseURL: sandbox.url, maxRetries: 0, ...fetchOption });
+    await client.charges.create({ payment_method: 'qris', amount: 1000 });
+    const { createMcpServer } = await loadMcp();
+    const server = createMcpServer({ apiKey: sandbox.apiKey, baseURL: sandbox.url });
+    assert(typeof server.connect === 'function', `createMcpServer gave ${server}`);
+    await server.close();
+  } finally {
+    stop();
+    await sandbox.close();
+  }
+  const names = spans.map((span) => `${span.name}${span.ended ? '' : ' (open)'}`).join(', ');
+  assert(spans.length === 2 && spans.every((span) => span.ended), `spans: ${names}`);
+  assert(spans[0].name === 'lunas charges.create' && spans[0].attributes['http.response.status_code'] === 200, `spans: ${names}`);
+  assert(durations.length === 1 && durations[0] > 0, `durations: ${durations.join(', ')}`);
 }
 
 // Node's fetch adds the Fetch standard's `sec-fetch-mode`; undici's request sends only what it is given.
@@ -204,6 +254,8 @@ JS
   echo "import { APIError, Client, LunasError, NotFoundError } from 'lunas-sdk';"
   echo "import { createSandbox, startSandbox } from 'lunas-sdk/testing';"
   echo "const loadUndici = () => import('lunas-sdk/undici');"
+  echo "const loadOtel = () => import('lunas-sdk/otel');"
+  echo "const loadMcp = () => import('lunas-sdk/mcp');"
   scenario
   echo "await main('esm');"
 } >esm.mjs
@@ -212,6 +264,8 @@ JS
   echo "const { APIError, Client, LunasError, NotFoundError } = require('lunas-sdk');"
   echo "const { createSandbox, startSandbox } = require('lunas-sdk/testing');"
   echo "const loadUndici = async () => require('lunas-sdk/undici');"
+  echo "const loadOtel = async () => require('lunas-sdk/otel');"
+  echo "const loadMcp = async () => require('lunas-sdk/mcp');"
   scenario
   echo "main('cjs').catch((error) => { console.error(error); process.exitCode = 1; });"
 } >cjs.cjs
@@ -317,6 +371,7 @@ echo '|-----------------------|------------|------|------|---------|'
 printf '%s\n' "${rows[@]}"
 echo "browser guard in Chromium ${browser_version:-?} (page, dedicated and shared Web Worker), createSandbox in the page: $browser"
 echo "lunas-sandbox bin (Node 20): $bin"
+echo "Node.js rows: lunas-sdk/otel on @opentelemetry/api@$OTEL_API_FLOOR, lunas-sdk/mcp on $(tested @modelcontextprotocol/server)"
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed" >&2
   exit 1

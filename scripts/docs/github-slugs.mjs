@@ -1,9 +1,9 @@
 // GitHub's heading anchors of a Markdown file (the slugs are github-slugger's,
-// GitHub's own rule): shared by the guides' anchor checks (check-anchors.ts,
-// check-reference-anchors.ts) and the typedoc plugin, so a link like
+// GitHub's own rule, which remark-validate-links checks the guides' links with):
+// used by the typedoc plugin and check-reference-anchors.ts, so a link like
 // `docs/x.md#some-heading` lands on the same heading on GitHub and in the built
-// reference; and the one scan of fenced code blocks (outsideFences), which the
-// link checks' markdown-links.ts reads prose with. Plain JavaScript because
+// reference; and the one scan of fenced code blocks (outsideFences), which
+// llms-txt.ts reads prose with. Plain JavaScript because
 // typedoc loads plugins with `import()`, without a TypeScript loader, on Node 20.
 import GithubSlugger from 'github-slugger';
 
@@ -16,7 +16,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * @param {string} markdown the heading line without its `#` marks
  * @returns {string}
  */
-export function headingText(markdown) {
+function headingText(markdown) {
   return markdown
     .split(/(`+[^`]*`+)/)
     .map((part, index) =>

@@ -3,7 +3,7 @@
 // so the rules are unit-tested (test/scripts/sample-blocks.test.ts).
 
 /** How a checked block is compiled: as a TypeScript module or a JavaScript one. */
-export type SampleKind = 'ts' | 'js';
+type SampleKind = 'ts' | 'js';
 
 /** A fenced block whose language is compiled. */
 export interface SampleBlock {

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 
 /** Pieces that mean something to a URL parser or a path resolver, and ordinary ones. */
-export const ID_PIECES = [
+const ID_PIECES = [
   '.',
   '..',
   '/',

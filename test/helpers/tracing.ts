@@ -9,10 +9,10 @@ import { ATTEMPT_CHANNEL, type AttemptContext, OPERATION_CHANNEL, type Operation
 import { onTestFinished } from 'vitest';
 
 /** The five events of a tracing channel. */
-export type TraceEvent = 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
+type TraceEvent = 'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error';
 
 /** One event as a subscriber saw it. */
-export type TraceRecord =
+type TraceRecord =
   | { channel: 'operation'; event: TraceEvent; context: OperationContext; seen: OperationContext }
   | { channel: 'attempt'; event: TraceEvent; context: AttemptContext; seen: AttemptContext };
 

@@ -89,7 +89,7 @@ function caller(client: Client) {
 export const confirms: Person = () => ({ action: 'accept', content: { confirm: true } });
 
 /** A request the stand-in service was sent: its method and path. */
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
 }

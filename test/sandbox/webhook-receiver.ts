@@ -9,7 +9,7 @@ import type { Json } from './helpers.js';
  */
 export type Answer = (index: number) => number | 'hold' | 'hang';
 
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   /** The parsed event. */
   event: Json;

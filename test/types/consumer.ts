@@ -18,7 +18,9 @@ import {
   type Transfer,
   type TransferStatus,
 } from 'lunas-sdk';
+import { instrumentLunas } from 'lunas-sdk/otel';
 import { createSandbox, startSandbox } from 'lunas-sdk/testing';
+import { undiciFetch } from 'lunas-sdk/undici';
 
 declare function fulfil(orderId: string): void;
 declare function warn(message: string): void;
@@ -198,4 +200,13 @@ export async function withDeliveries(): Promise<string[]> {
   } finally {
     await sandbox.close();
   }
+}
+
+/** lunas-sdk/otel and lunas-sdk/undici, each with its peer installed beside the package (mcp-consumer.ts: lunas-sdk/mcp). */
+export function optionalEntryPoints(): () => void {
+  const client = new Client({ apiKey: 'sk_test_types', fetch: undiciFetch });
+  // @ts-expect-error: the option is `tracerProvider`
+  instrumentLunas({ tracer: undefined });
+  void client;
+  return instrumentLunas();
 }
