@@ -44,7 +44,7 @@ export async function timePending(pending: number, samples = 200): Promise<{ per
   return { perSend, perSettle };
 }
 
-export async function until(done: () => boolean): Promise<void> {
+async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 

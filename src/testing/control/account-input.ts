@@ -48,9 +48,9 @@ export function readFundAmount(amount: unknown, literal?: string): bigint {
 }
 
 /** The largest whole amount lunas-sdk promises to send exactly: `Number.MAX_SAFE_INTEGER`. */
-export const LARGEST_WHOLE_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
+const LARGEST_WHOLE_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 /** The largest amount with cents it promises to send exactly: 15 significant digits survive a double. */
-export const LARGEST_AMOUNT_WITH_CENTS = '9999999999999.99';
+const LARGEST_AMOUNT_WITH_CENTS = '9999999999999.99';
 /** From 1e21 on a JSON number is written with an exponent: no amount that large is sent. */
 const EXPONENT_FROM = 1e21;
 
