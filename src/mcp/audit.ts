@@ -56,7 +56,7 @@ export interface McpAuditEntry {
 export type AuditTarget = string | ((entry: McpAuditEntry) => void) | undefined;
 
 /** The entry as one line of JSON: the key masked, every control, format and separator character escaped. */
-export function auditLine(entry: McpAuditEntry, secret: Secret): string {
+function auditLine(entry: McpAuditEntry, secret: Secret): string {
   return secret.mask(oneLine(JSON.stringify(entry)));
 }
 

@@ -45,7 +45,7 @@ export interface ConfirmationContext {
 }
 
 /** What the person answered: the call goes on only when they `confirmed`. */
-export type PersonAnswer = 'confirmed' | 'declined' | 'cancelled' | 'unticked' | 'cannot_ask';
+type PersonAnswer = 'confirmed' | 'declined' | 'cancelled' | 'unticked' | 'cannot_ask';
 
 /**
  * What asking came to: the person confirmed this very call (go on), the
@@ -120,7 +120,7 @@ const METHOD_NAMES: Readonly<Record<string, string>> = { qris: 'QRIS', virtual_a
  * merchants read rupiah (`Rp 150.000`). A charge asks a customer to pay: it
  * moves no money by itself.
  */
-export function question(movement: Movement, baseURL: string, live: boolean): string {
+function question(movement: Movement, baseURL: string, live: boolean): string {
   const amount = rupiah(movement.amount, movement.currency);
   const reference = movement.reference === undefined ? '' : ` (reference ${quoted(movement.reference)})`;
   const where = `on ${oneLine(baseURL)}${live ? '' : ' (not a lunas sandbox: it may be the live service)'}`;

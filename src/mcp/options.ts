@@ -97,7 +97,7 @@ export interface CreateMcpServerOptions {
 export type OptionSpelling = Readonly<Record<keyof CreateMcpServerOptions, string>>;
 
 /** The option names themselves, for {@link createMcpServer}'s messages. */
-export const OPTION_NAMES: OptionSpelling = {
+const OPTION_NAMES: OptionSpelling = {
   live: 'live',
   baseURL: 'baseURL',
   apiKey: 'apiKey',

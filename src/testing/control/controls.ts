@@ -29,7 +29,7 @@ export interface ControlParts {
  * The newest records of each kind, newest first (copies), each with how many
  * there are in all: what the sandbox page shows.
  */
-export interface RecentRecords {
+interface RecentRecords {
   charges: Page<ChargeRecord>;
   events: Page<SandboxEvent>;
   /** `total` counts the deliveries kept (the log keeps the newest). */

@@ -19,7 +19,7 @@ import type { ChargeRecord, SandboxAccount, SandboxEvent, TransferRecord } from 
 import { clockNote, type SandboxTime } from './sandbox-time.js';
 
 /** Seconds between two refreshes of the page. */
-export const REFRESH_SECONDS = 5;
+const REFRESH_SECONDS = 5;
 
 /**
  * How many of the newest charges, events, deliveries and transfers the page
