@@ -4,7 +4,7 @@
 // (about 50 KB) and a URL label, each with and without `%` and `\`, which
 // are what send a text through the regular expression.
 import { performance } from 'node:perf_hooks';
-import { Secret } from '../src/core/secrets.js';
+import { Secret } from '../src/core/report/secrets.js';
 import { listBody } from './fixtures.js';
 import { median } from './stats.js';
 

@@ -15,7 +15,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { Client } from '../client.js';
-import { Secret } from '../core/secrets.js';
+import { Secret } from '../core/report/secrets.js';
 import { VERSION } from '../version.js';
 import { writeAudit, type McpAuditEntry } from './audit.js';
 import { confirmation } from './confirm.js';

@@ -4,7 +4,7 @@
  * options checked (one shared result for a call given none).
  */
 import { describe, expect, it } from 'vitest';
-import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../src/core/options.js';
+import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../src/core/checks/options.js';
 import { Client, LunasError, RequestValidationError } from '../../src/index.js';
 import { API_KEY, BASE_URL, chargeJson } from '../helpers/fixtures.js';
 import { thrown } from '../helpers/rejection.js';

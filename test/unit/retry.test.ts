@@ -29,7 +29,7 @@ import {
   MAX_RETRY_AFTER_MS,
   retryDelay,
   serverRequestedDelay,
-} from '../../src/core/retry-policy.js';
+} from '../../src/core/call/retry-policy.js';
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
 import { CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';

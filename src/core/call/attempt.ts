@@ -6,19 +6,19 @@
  * every attempt of one call shares ({@link Call}), and the bound an
  * asynchronous schema's answer is held to.
  */
-import type { RawResponse } from './envelope.js';
+import type { RawResponse } from '../wire/envelope.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   type LunasError,
   ResponseBodyError,
-} from './errors.js';
-import type { Ky, SendInit } from './ky.js';
-import { asFollowedRedirect, followedRedirectError } from './redirects.js';
-import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
+} from '../report/errors.js';
+import type { Ky, SendInit } from '../wire/send.js';
+import { asFollowedRedirect, followedRedirectError } from '../wire/redirects.js';
+import { describeError, foreignError, redact, type Secret, withoutSecret } from '../report/secrets.js';
 import { onAbort } from './signal-fan-in.js';
-import { type AttemptContext, sendThrough } from './tracing.js';
+import { type AttemptContext, sendThrough } from '../report/tracing.js';
 
 const ignore = () => undefined;
 

@@ -5,10 +5,10 @@
  * to mask what leaves (a refusal, an inspection); and how such a call prints
  * ({@link describeListing}). Nothing here holds the API key.
  */
-import type { PageEnvelope } from './envelope.js';
-import type { RequestOptions } from './options.js';
-import { intParam, z } from './schemas.js';
-import type { ResponseInfo } from './types.js';
+import type { PageEnvelope } from '../wire/envelope.js';
+import type { RequestOptions } from '../checks/options.js';
+import { intParam, z } from '../checks/schemas.js';
+import type { ResponseInfo } from '../types.js';
 
 /**
  * How a list is documented to be ordered, which decides what a walk may check:

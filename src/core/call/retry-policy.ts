@@ -5,7 +5,7 @@
  * to 60 s, else exponential backoff with jitter), and what the final error
  * says about the attempts made.
  */
-import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from './errors.js';
+import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from '../report/errors.js';
 import { onAbort } from './signal-fan-in.js';
 
 /** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */

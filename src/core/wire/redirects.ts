@@ -6,7 +6,7 @@
  * retried); and a custom `fetch` that followed one anyway is caught by the
  * answer it gives.
  */
-import { APIError } from './errors.js';
+import { APIError } from '../report/errors.js';
 
 /** What every attempt asks of `fetch`: a 3xx answered as it came. */
 export const REDIRECT_MODE = 'manual' satisfies RequestRedirect;

@@ -15,16 +15,16 @@
  * or logs at debug level is a field read, as whether a channel has subscribers is.
  */
 import { Call, maskedURL, sendAttempt, withinAttempt } from './attempt.js';
-import { describeThrown } from './describe-value.js';
-import { decodeFailure, decodeSuccess, type PageEnvelope } from './envelope.js';
-import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
-import type { Events } from './events.js';
-import { type Ky, loadKy, type SendInit } from './ky.js';
-import { type ClientSettings, isAddableHeader, type RequestOptions } from './options.js';
-import type { ResponseInfo, StandardSchema } from './types.js';
+import { describeThrown } from '../report/describe-value.js';
+import { decodeFailure, decodeSuccess, type PageEnvelope } from '../wire/envelope.js';
+import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from '../report/errors.js';
+import type { Events } from '../report/events.js';
+import { type Ky, loadKy, type SendInit } from '../wire/send.js';
+import { type ClientSettings, isAddableHeader, type RequestOptions } from '../checks/options.js';
+import type { ResponseInfo, StandardSchema } from '../types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
-import { redact, type Secret } from './secrets.js';
-import { SendSlots } from './send-slots.js';
+import { redact, type Secret } from '../report/secrets.js';
+import { SendSlots } from './queue.js';
 import {
   type AttemptContext,
   hasSubscribers,
@@ -33,7 +33,7 @@ import {
   publishEnd,
   publishStart,
   tracingChannels,
-} from './tracing.js';
+} from '../report/tracing.js';
 
 /** What the transport needs: the client's settings, already checked, and what the client adds. */
 export interface TransportConfig extends ClientSettings {

@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SendSlots } from '../../src/core/send-slots.js';
+import { SendSlots } from '../../src/core/call/queue.js';
 
 const run = promisify(execFile);
 
@@ -20,7 +20,7 @@ const run = promisify(execFile);
  */
 async function inFreshProcess(script: string, budgetMs: number): Promise<unknown> {
   const sdk = new URL('../../src/index.ts', import.meta.url).href;
-  const slots = new URL('../../src/core/send-slots.ts', import.meta.url).href;
+  const slots = new URL('../../src/core/call/queue.ts', import.meta.url).href;
   const prelude = `const SDK = ${JSON.stringify(sdk)};\nconst SLOTS = ${JSON.stringify(slots)};\n`;
   const args = ['--import', 'tsx', '--input-type=module', '-e', prelude + script];
   const { stdout } = await run(process.execPath, args, {

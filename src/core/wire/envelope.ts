@@ -5,7 +5,7 @@
  * comes in a `success` envelope too ({@link PageEnvelope}), held to the
  * paging rules a walk relies on ({@link pagingIssues}).
  */
-import { type DescribedIssue, describeIssue, describeThrown, type FoundAt } from './describe-value.js';
+import { type DescribedIssue, describeIssue, describeThrown, type FoundAt } from '../report/describe-value.js';
 import {
   addFieldMessages,
   APIError,
@@ -15,11 +15,11 @@ import {
   type FieldErrors,
   type ResponseIssue,
   ResponseValidationError,
-} from './errors.js';
-import { dottedPath } from './schemas.js';
+} from '../report/errors.js';
+import { dottedPath } from '../checks/schemas.js';
 import { isRedirect, redirectDetail } from './redirects.js';
-import { redact, type Secret } from './secrets.js';
-import type { StandardSchema } from './types.js';
+import { redact, type Secret } from '../report/secrets.js';
+import type { StandardSchema } from '../types.js';
 
 /** A response read to the end, with the context errors report. */
 export interface RawResponse {

@@ -10,9 +10,9 @@
  * So what the merchant's process does to `fetch` applies to lunas: msw and
  * nock in a test suite, an APM's wrapper, the global dispatcher.
  */
-import { LunasError } from './errors.js';
+import { LunasError } from '../report/errors.js';
 import { followedFrom, REDIRECT_MODE } from './redirects.js';
-import { describeError, foreignError } from './secrets.js';
+import { describeError, foreignError } from '../report/secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
 export interface SendInit {

@@ -25,10 +25,10 @@
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
-import { DECIMAL, normalizeMoney } from '../shared/money.js';
+import { DECIMAL, normalizeMoney } from '../../shared/money.js';
 import { unknownFieldMessage } from './closest-names.js';
-import { describeValue } from './describe-value.js';
-import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
+import { describeValue } from '../report/describe-value.js';
+import { addFieldMessages, type FieldErrors, RequestValidationError } from '../report/errors.js';
 
 export { z };
 
