@@ -15,7 +15,7 @@ import {
   ResponseBodyError,
 } from '../report/errors.js';
 import type { Ky, SendInit } from '../wire/send.js';
-import { asFollowedRedirect, followedRedirectError } from '../wire/redirects.js';
+import { asFollowedRedirect, followedRedirectError } from '../wire/envelope.js';
 import { describeError, foreignError, redact, type Secret, withoutSecret } from '../report/secrets.js';
 import { onAbort } from './signal-fan-in.js';
 import { type AttemptContext, sendThrough } from '../report/tracing.js';

@@ -3,7 +3,7 @@
  * it joins the base URL and the path, and builds the `Request`. The rest is
  * lunas's: ky's retries, timeout and error statuses are off (transport.ts
  * runs the retry loop, attempt.ts each attempt's deadline), and redirects are
- * never followed (redirects.ts).
+ * never followed (envelope.ts).
  *
  * ky sends through the process's `fetch`: the caller's `fetch` when one is
  * given, else global `fetch`, looked up at each attempt, on every runtime.
@@ -11,7 +11,7 @@
  * nock in a test suite, an APM's wrapper, the global dispatcher.
  */
 import { LunasError } from '../report/errors.js';
-import { followedFrom, REDIRECT_MODE } from './redirects.js';
+import { followedFrom, REDIRECT_MODE } from './envelope.js';
 import { describeError, foreignError } from '../report/secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
