@@ -175,7 +175,7 @@ class Deadline {
  * subscriber added) and reads its body under one deadline ({@link Deadline}),
  * ended by one timer or by the caller's signal, which the transport honours
  * while waiting for the headers and while the body streams. The caller holds
- * a turn on the wire (send-slots.ts) already, so the deadline starts here,
+ * a turn in the queue (retry-loop.ts) already, so the deadline starts here,
  * after the wait for it. Rejects with the {@link LunasError} for a timeout,
  * the caller's abort, a connection failure, a redirect a custom fetch
  * followed, or a body too large or unreadable, and leaves nothing running
