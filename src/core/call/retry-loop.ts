@@ -17,7 +17,7 @@
  * call is built only for a message or a log line, and whether anyone listens
  * or logs at debug level is a field read, as whether a channel has subscribers is.
  */
-import { Call, maskedURL, sendAttempt, withinAttempt } from './attempt.js';
+import { Call, maskedURL, onAbort, sendAttempt, withinAttempt } from './attempt.js';
 import { describeThrown } from '../report/describe-value.js';
 import { decodeFailure, decodeSuccess, type PageEnvelope } from '../wire/envelope.js';
 import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from '../report/errors.js';
@@ -27,7 +27,6 @@ import { type ClientSettings, isAddableHeader, type RequestOptions } from '../ch
 import type { ResponseInfo, StandardSchema } from '../types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
 import { redact, type Secret } from '../report/secrets.js';
-import { onAbort } from './signal-fan-in.js';
 import {
   type AttemptContext,
   hasSubscribers,

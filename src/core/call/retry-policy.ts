@@ -6,7 +6,7 @@
  * says about the attempts made.
  */
 import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from '../report/errors.js';
-import { onAbort } from './signal-fan-in.js';
+import { onAbort } from './attempt.js';
 
 /** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;
