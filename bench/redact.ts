@@ -1,5 +1,5 @@
 // `npx tsx bench/redact.ts`: the cost of masking the key in every form
-// (src/core/secrets.ts) against the literal-only masking it replaced, timed
+// (src/core/report/secrets.ts) against the literal-only masking it replaced, timed
 // in the same rounds, on what the transport masks: a 100-charge list body
 // (about 50 KB) and a URL label, each with and without `%` and `\`, which
 // are what send a text through the regular expression.

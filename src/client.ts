@@ -1,4 +1,4 @@
-// The Client: built from its settings (core/options.ts), one transport and one set of
+// The Client: built from its settings (core/checks/options.ts), one transport and one set of
 // listeners per client; withOptions (a client sharing this one's listeners, handed over
 // explicitly), on/off, the resource namespaces and the raw get/post.
 import { API, type GetOptions, type PostOptions } from './core/call/request.js';

@@ -44,7 +44,12 @@ export type { RequestOptions } from './core/checks/options.js';
 export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/report/events.js';
 export { type GetOptions, getResponseInfo, type PostOptions, type QueryParams } from './core/call/request.js';
 export type { ResponseInfo, StandardIssue, StandardResult, StandardSchema } from './core/types.js';
-export { ATTEMPT_CHANNEL, type AttemptContext, OPERATION_CHANNEL, type OperationContext } from './core/report/tracing.js';
+export {
+  ATTEMPT_CHANNEL,
+  type AttemptContext,
+  OPERATION_CHANNEL,
+  type OperationContext,
+} from './core/report/tracing.js';
 export {
   type Charge,
   type ChargeCreateParams,

@@ -1,5 +1,5 @@
 /**
- * The describers of core/describe-value.ts, one rule each, as the messages
+ * The describers of core/report/describe-value.ts, one rule each, as the messages
  * that use them show them.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * core/options.ts: a client's options resolved into settings, the hand-over in
+ * core/checks/options.ts: a client's options resolved into settings, the hand-over in
  * withOptions() (listeners shared only with a derived client), and a call's
  * options checked (one shared result for a call given none).
  */

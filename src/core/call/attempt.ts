@@ -216,7 +216,7 @@ export async function sendAttempt(call: Call, init: SendInit, traced?: AttemptCo
   }
 }
 
-/** An attempt's answer, as envelope.ts decodes it: the call's label is built only if a message needs it. */
+/** An attempt's answer, as wire/envelope.ts decodes it: the call's label is built only if a message needs it. */
 class Answer implements RawResponse {
   readonly idempotencyKey: string | undefined;
   readonly secret: Secret;

@@ -12,7 +12,7 @@
  *   schema are checked here, before sending.
  *
  * Every call it sends, each page of a list included, is published on the
- * `lunas:operation` tracing channel (tracing.ts) when that has subscribers:
+ * `lunas:operation` tracing channel (report/tracing.ts) when that has subscribers:
  * what the caller's input made of it (the operation's name and route) is
  * known here; a call refused before sending publishes nothing.
  *

@@ -20,7 +20,7 @@
  * One module, so a call's validation and decoding run in one file. Zod's
  * types stay in core/ and in the resources' modules: the public declarations
  * name no Zod type. Nothing here builds a message on the success path: the
- * describers (describe-value.ts) run only inside an `error` callback or a
+ * describers (report/describe-value.ts) run only inside an `error` callback or a
  * refusal.
  */
 import * as z from 'zod/mini';

@@ -248,7 +248,7 @@ function checked(raw: RawResponse, schema: StandardSchema<unknown>, data: unknow
   let thenable: boolean;
   try {
     answer = schema['~standard'].validate(data);
-    // Read here, not through log.ts's isThenable: a successful call runs no code of log.ts.
+    // Read here, not through report/log.ts's isThenable: a successful call runs no code of log.ts.
     thenable = typeof (answer as { then?: unknown } | null)?.then === 'function';
   } catch (error) {
     throw schemaThrew(raw, error);

@@ -1,9 +1,9 @@
 /**
  * The seam with ky, the only module that imports it. ky sends each attempt:
  * it joins the base URL and the path, and builds the `Request`. The rest is
- * lunas's: ky's retries, timeout and error statuses are off (transport.ts
- * runs the retry loop, attempt.ts each attempt's deadline), and redirects are
- * never followed (envelope.ts).
+ * lunas's: ky's retries, timeout and error statuses are off
+ * (call/retry-loop.ts runs the retry loop, call/attempt.ts each attempt's
+ * deadline), and redirects are never followed (envelope.ts's rules).
  *
  * ky sends through the process's `fetch`: the caller's `fetch` when one is
  * given, else global `fetch`, looked up at each attempt, on every runtime.
