@@ -1,10 +1,10 @@
 // `npx tsx bench/redact.ts`: the cost of masking the key in every form
-// (src/core/secrets.ts) against the literal-only masking it replaced, timed
+// (src/core/report/secrets.ts) against the literal-only masking it replaced, timed
 // in the same rounds, on what the transport masks: a 100-charge list body
 // (about 50 KB) and a URL label, each with and without `%` and `\`, which
 // are what send a text through the regular expression.
 import { performance } from 'node:perf_hooks';
-import { Secret } from '../src/core/secrets.js';
+import { Secret } from '../src/core/report/secrets.js';
 import { listBody } from './fixtures.js';
 import { median } from './stats.js';
 

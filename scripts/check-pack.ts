@@ -1,6 +1,6 @@
 // Pack-contents gate: what `npm pack` would ship must be only dist/, the source
 // (src/**/*.ts: api.md and the guides link to it, the source maps name it, and
-// there is no public repository to link to yet), the guides (docs/*.md, not the
+// there is no public repository to link to yet; and its folders' README.md), the guides (docs/*.md, not the
 // built reference in docs/api/) and their images (docs/images/*.png), the examples (examples/*.ts), README.md,
 // llms.txt, CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
 // point present, no test or other file, no source map pointing at a file that is
@@ -21,6 +21,8 @@ const TOP_LEVEL = ['README.md', 'llms.txt', 'api.md', 'CHANGELOG.md', 'SECURITY.
 /** Shipped beside dist/: the source, and one directory level of docs/ and examples/, so docs/api/ stays out. */
 const SHIPPED_DIRECTORIES: [RegExp, string][] = [
   [/^src\/(?:[\w-]+\/)*[\w.-]+\.ts$/, 'src/**/*.ts'],
+  // A folder's README.md beside its source (src/core's stages): npm packs a README wherever it is.
+  [/^src\/(?:[\w-]+\/)+README\.md$/, 'src/**/README.md'],
   [/^docs\/[^/]+\.md$/, 'docs/*.md'],
   // The guides' pictures (docs/sandbox.md shows the sandbox's page): a relative link must find them in the package.
   [/^docs\/images\/[^/]+\.png$/, 'docs/images/*.png'],

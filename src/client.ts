@@ -1,10 +1,10 @@
-// The Client: built from its settings (core/options.ts), one transport and one set of
+// The Client: built from its settings (core/checks/options.ts), one transport and one set of
 // listeners per client; withOptions (a client sharing this one's listeners, handed over
 // explicitly), on/off, the resource namespaces and the raw get/post.
-import { API, type GetOptions, type PostOptions } from './core/request.js';
-import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/options.js';
-import { type ClientEventListener, type ClientEvents, Events } from './core/events.js';
-import { Transport } from './core/transport.js';
+import { API, type GetOptions, type PostOptions } from './core/call/request.js';
+import { type ClientOptions, readClientOptions, resolveClientSettings } from './core/checks/options.js';
+import { type ClientEventListener, type ClientEvents, Events } from './core/report/events.js';
+import { Transport } from './core/call/retry-loop.js';
 import type { StandardSchema } from './core/types.js';
 import { Charges } from './resources/charges.js';
 import { PaymentMethods } from './resources/payment-methods.js';
@@ -13,7 +13,7 @@ import { Transfers } from './resources/transfers.js';
 import { VERSION } from './version.js';
 import { Webhooks } from './webhooks.js';
 
-export type { ClientOptions } from './core/options.js';
+export type { ClientOptions } from './core/checks/options.js';
 
 /**
  * The lunas client: one per API key, safe to share across concurrent requests.

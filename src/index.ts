@@ -34,17 +34,22 @@ export {
   type ResponseIssue,
   ResponseValidationError,
   UnprocessableEntityError,
-} from './core/errors.js';
-export type { Logger, LogLevel } from './core/log.js';
-export type { PageEnvelope } from './core/envelope.js';
-export type { ListParams } from './core/list-spec.js';
-export { NewestFirstPagePromise, Page, PagePromise } from './core/page.js';
-export { SinceWalk } from './core/since.js';
-export type { RequestOptions } from './core/options.js';
-export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/events.js';
-export { type GetOptions, getResponseInfo, type PostOptions, type QueryParams } from './core/request.js';
+} from './core/report/errors.js';
+export type { Logger, LogLevel } from './core/report/log.js';
+export type { PageEnvelope } from './core/wire/envelope.js';
+export type { ListParams } from './core/lists/list-spec.js';
+export { NewestFirstPagePromise, Page, PagePromise } from './core/lists/page.js';
+export { SinceWalk } from './core/lists/since.js';
+export type { RequestOptions } from './core/checks/options.js';
+export type { ClientEventListener, ClientEvents, RequestEvent, ResponseEvent } from './core/report/events.js';
+export { type GetOptions, getResponseInfo, type PostOptions, type QueryParams } from './core/call/request.js';
 export type { ResponseInfo, StandardIssue, StandardResult, StandardSchema } from './core/types.js';
-export { ATTEMPT_CHANNEL, type AttemptContext, OPERATION_CHANNEL, type OperationContext } from './core/tracing.js';
+export {
+  ATTEMPT_CHANNEL,
+  type AttemptContext,
+  OPERATION_CHANNEL,
+  type OperationContext,
+} from './core/report/tracing.js';
 export {
   type Charge,
   type ChargeCreateParams,

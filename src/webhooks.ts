@@ -5,11 +5,11 @@
  * charge event) and keeps everything else as it came. Nothing here proves an
  * event came from the service: `confirm` reads the charge back by `data.id`.
  */
-import { type API, idProblem } from './core/request.js';
-import { describeIssueWithInput } from './core/describe-value.js';
-import { brandErrorClasses, LunasError, type ResponseIssue } from './core/errors.js';
-import type { RequestOptions } from './core/options.js';
-import { dottedPath, looseObject, typedAs, z } from './core/schemas.js';
+import { type API, idProblem } from './core/call/request.js';
+import { describeIssueWithInput } from './core/report/describe-value.js';
+import { brandErrorClasses, LunasError, type ResponseIssue } from './core/report/errors.js';
+import type { RequestOptions } from './core/checks/options.js';
+import { dottedPath, looseObject, typedAs, z } from './core/checks/schemas.js';
 import type { Charge, Charges } from './resources/charges.js';
 
 /** The event types the service documents. @category Events */

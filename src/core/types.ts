@@ -1,9 +1,10 @@
 /**
- * The public shapes of a call that several floors of the core read, declared
- * here so that none of them imports the module that builds them: the
- * {@link StandardSchema} a raw call is given (read by the envelope and the
- * transport too), and the {@link ResponseInfo} kept beside each result (built
- * by the transport, handed on by pages and the request primitive).
+ * The public shapes of a call that several stages of the core read, declared
+ * at its top, below every stage, so that none of them imports the module that
+ * builds them: the {@link StandardSchema} a raw call is given (read by the
+ * envelope and the retry loop too), and the {@link ResponseInfo} kept beside
+ * each result (built by the retry loop, handed on by pages and the request
+ * primitive).
  */
 /**
  * A schema of any library that implements Standard Schema v1

@@ -6,7 +6,7 @@
  * is masked in it wherever the agent put it; the agent's text is escaped so
  * a line stays one line.
  */
-import type { Secret } from '../core/secrets.js';
+import type { Secret } from '../core/report/secrets.js';
 import { oneLine } from './text.js';
 
 /**

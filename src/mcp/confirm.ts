@@ -21,7 +21,7 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Secret } from '../core/secrets.js';
+import type { Secret } from '../core/report/secrets.js';
 import { refusal, type ToolAnswer } from './results.js';
 import { oneLine, quoted, quotedId, rupiah } from './text.js';
 import type { Movement, ToolSpec } from './tools.js';

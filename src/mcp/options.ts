@@ -6,12 +6,12 @@
  * variables, which may name the live service, are read in live mode only.
  * Loads no MCP package: the command checks its flags here before loading one.
  */
-import { readOptionsObject } from '../core/options.js';
+import { readOptionsObject } from '../core/checks/options.js';
 import { readEnv } from '../core/runtime.js';
-import { describeKind, describeValue } from '../core/describe-value.js';
-import { LunasError } from '../core/errors.js';
-import { moneyParam } from '../core/schemas.js';
-import { maskRefusal, MIN_KEY_LENGTH, Secret } from '../core/secrets.js';
+import { describeKind, describeValue } from '../core/report/describe-value.js';
+import { LunasError } from '../core/report/errors.js';
+import { moneyParam } from '../core/checks/schemas.js';
+import { maskRefusal, MIN_KEY_LENGTH, Secret } from '../core/report/secrets.js';
 import { closestNames } from '../shared/closest-names.js';
 import { normalizeMoney } from '../shared/money.js';
 import type { McpAuditEntry } from './audit.js';

@@ -6,8 +6,8 @@
  * and Idempotency-Key. Every form of the API key is masked in both, whatever
  * put it there (an agent may paste it into a description).
  */
-import { LunasError } from '../core/errors.js';
-import { foreignError, type Secret } from '../core/secrets.js';
+import { LunasError } from '../core/report/errors.js';
+import { foreignError, type Secret } from '../core/report/secrets.js';
 
 /** A `tools/call` result, as the MCP server takes it. */
 export interface ToolAnswer {

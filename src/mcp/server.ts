@@ -15,8 +15,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { Client } from '../client.js';
-import { refuseKeyIn } from '../core/request.js';
-import { Secret } from '../core/secrets.js';
+import { refuseKeyIn } from '../core/call/request.js';
+import { Secret } from '../core/report/secrets.js';
 import { VERSION } from '../version.js';
 import { writeAudit, type McpAuditEntry } from './audit.js';
 import { confirmation } from './confirm.js';

@@ -10,7 +10,7 @@
  * when it was made, and when its outcome is unknown (a lost answer), since
  * the money may have moved.
  */
-import { APIConnectionError, APIError, LunasError, RequestValidationError } from '../core/errors.js';
+import { APIConnectionError, APIError, LunasError, RequestValidationError } from '../core/report/errors.js';
 
 /** One counted operation: its amount in cents, the calls still running it, and whether it stays counted. */
 interface Counted {

@@ -3,7 +3,7 @@
  * protocol's channel, and a log line there (`console.info` writes to
  * stdout) would break it.
  */
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../core/report/log.js';
 
 /** Every level on stderr. */
 export const STDERR: Logger = {

@@ -13,7 +13,7 @@
  * agent as the MCP server's one-line summary of the issues, without the map.
  */
 import * as z from 'zod/mini';
-import type { Schema } from '../core/schemas.js';
+import type { Schema } from '../core/checks/schemas.js';
 
 /** The JSON Schema dialect MCP tool schemas are written in. */
 type JsonSchemaTarget = 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | (object & string);

@@ -10,14 +10,14 @@
  * that call (the same on every retry of it) is the tool call's own.
  */
 import type { Client } from '../client.js';
-import { listParams, type ListParams } from '../core/list-spec.js';
-import type { RequestOptions } from '../core/options.js';
-import type { PagePromise } from '../core/page.js';
-import { path, type ResourcePath } from '../core/request.js';
+import { listParams, type ListParams } from '../core/lists/list-spec.js';
+import type { RequestOptions } from '../core/checks/options.js';
+import type { PagePromise } from '../core/lists/page.js';
+import { path, type ResourcePath } from '../core/call/request.js';
 import * as z from 'zod/mini';
-import { addFieldMessages, RequestValidationError, type FieldErrors } from '../core/errors.js';
-import { checkRequestOptions } from '../core/options.js';
-import { intParam, textParam, validate, type Schema } from '../core/schemas.js';
+import { addFieldMessages, RequestValidationError, type FieldErrors } from '../core/report/errors.js';
+import { checkRequestOptions } from '../core/checks/options.js';
+import { intParam, textParam, validate, type Schema } from '../core/checks/schemas.js';
 import { chargeCreateParams, type ChargeCreateParams } from '../resources/charges.js';
 import { transferCreateParams, type TransferCreateParams } from '../resources/transfers.js';
 import { normalizeMoney } from '../shared/money.js';

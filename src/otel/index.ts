@@ -32,9 +32,9 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { describeKind } from '../core/describe-value.js';
-import { LunasError } from '../core/errors.js';
-import { optionNames, readOptionsObject } from '../core/options.js';
+import { describeKind } from '../core/report/describe-value.js';
+import { LunasError } from '../core/report/errors.js';
+import { optionNames, readOptionsObject } from '../core/checks/options.js';
 import {
   ATTEMPT_CHANNEL,
   type AttemptContext,
@@ -44,7 +44,7 @@ import {
   type OperationContext,
   type SubscribableChannel,
   subscribableChannel,
-} from '../core/tracing.js';
+} from '../core/report/tracing.js';
 import { VERSION } from '../version.js';
 
 /**

@@ -1,8 +1,8 @@
-import { describeValue } from '../core/describe-value.js';
-import type { ListParams } from '../core/list-spec.js';
-import type { NewestFirstPagePromise } from '../core/page.js';
-import type { RequestOptions } from '../core/options.js';
-import { path, Resource } from '../core/request.js';
+import { describeValue } from '../core/report/describe-value.js';
+import type { ListParams } from '../core/lists/list-spec.js';
+import type { NewestFirstPagePromise } from '../core/lists/page.js';
+import type { RequestOptions } from '../core/checks/options.js';
+import { path, Resource } from '../core/call/request.js';
 import {
   money,
   moneyParam,
@@ -17,7 +17,7 @@ import {
   paramsTypedAs,
   typedAs,
   z,
-} from '../core/schemas.js';
+} from '../core/checks/schemas.js';
 import type { Charge, ChargeCreateParams, CreatedCharge } from './charge-types.js';
 
 // The public types are written for people, in charge-types.ts (a file of

@@ -1,8 +1,8 @@
-import type { ListParams } from '../core/list-spec.js';
-import type { PagePromise } from '../core/page.js';
-import { path, Resource } from '../core/request.js';
-import type { RequestOptions } from '../core/options.js';
-import { jsonObject, typedAs, z } from '../core/schemas.js';
+import type { ListParams } from '../core/lists/list-spec.js';
+import type { PagePromise } from '../core/lists/page.js';
+import { path, Resource } from '../core/call/request.js';
+import type { RequestOptions } from '../core/checks/options.js';
+import { jsonObject, typedAs, z } from '../core/checks/schemas.js';
 
 /**
  * A payout to an external bank account. The service does not specify its

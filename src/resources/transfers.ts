@@ -1,8 +1,8 @@
-import { describeValue } from '../core/describe-value.js';
-import type { ListParams } from '../core/list-spec.js';
-import type { NewestFirstPagePromise } from '../core/page.js';
-import { path, Resource } from '../core/request.js';
-import type { RequestOptions } from '../core/options.js';
+import { describeValue } from '../core/report/describe-value.js';
+import type { ListParams } from '../core/lists/list-spec.js';
+import type { NewestFirstPagePromise } from '../core/lists/page.js';
+import { path, Resource } from '../core/call/request.js';
+import type { RequestOptions } from '../core/checks/options.js';
 import {
   money,
   moneyParam,
@@ -14,7 +14,7 @@ import {
   paramsTypedAs,
   typedAs,
   z,
-} from '../core/schemas.js';
+} from '../core/checks/schemas.js';
 
 // The public types below are written for people; the schemas after them are
 // the runtime truth. typedAs and paramsTypedAs make any disagreement between

@@ -5,6 +5,6 @@
  * run, where an earlier test had loaded it. Otherwise the first request would
  * wait on real file I/O while the test moves a fake clock past it.
  */
-import { loadKy } from '../../src/core/ky.js';
+import { loadKy } from '../../src/core/wire/send.js';
 
 await loadKy('http://127.0.0.1', undefined);

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/index.js';
-import { money, moneyParam } from '../../src/core/schemas.js';
+import { money, moneyParam } from '../../src/core/checks/schemas.js';
 import { normalizeMoney } from '../../src/shared/money.js';
 import { formatCents, wireClient } from '../helpers/wire.js';
 import { chargeJson } from '../helpers/fixtures.js';

@@ -30,7 +30,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REMEMBERED_IDS } from '../../src/core/walk-rules.js';
+import { REMEMBERED_IDS } from '../../src/core/lists/walk-rules.js';
 import { LunasError, ResponseValidationError } from '../../src/index.js';
 import { walkAll } from '../helpers/recorders.js';
 import { listResponse, wireClient } from '../helpers/wire.js';

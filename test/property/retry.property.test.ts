@@ -8,7 +8,12 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, MAX_RETRY_AFTER_MS, retryDelay, serverRequestedDelay } from '../../src/core/retry-policy.js';
+import {
+  backoffDelay,
+  MAX_RETRY_AFTER_MS,
+  retryDelay,
+  serverRequestedDelay,
+} from '../../src/core/call/retry-policy.js';
 import { successResponse, wireClient } from '../helpers/wire.js';
 import { transferJson } from '../helpers/fixtures.js';
 

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Secret } from '../../src/core/secrets.js';
+import { Secret } from '../../src/core/report/secrets.js';
 import { Client, LunasError, RequestValidationError } from '../../src/index.js';
 import { keyForms, keyLeaks, renderings } from '../helpers/key-forms.js';
 import { recordEvents, recordingLogger } from '../helpers/recorders.js';

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, LunasError, ResponseBodyError, type ResponseEvent } from '../../src/index.js';
-import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/attempt.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/call/attempt.js';
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
 import { API_KEY, chargeJson, success, transferJson } from '../helpers/fixtures.js';

@@ -1,5 +1,5 @@
 /**
- * The describers of core/describe-value.ts, one rule each, as the messages
+ * The describers of core/report/describe-value.ts, one rule each, as the messages
  * that use them show them.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   describeKind,
   describeValue,
   withArticle,
-} from '../../src/core/describe-value.js';
+} from '../../src/core/report/describe-value.js';
 
 describe('describeValue and describeGiven', () => {
   it('quote strings cut to 40 code points, and name other values by value or kind', () => {

@@ -14,7 +14,7 @@ import {
   LunasError,
   RequestValidationError,
 } from '../../src/index.js';
-import { unknownOptionMessage } from '../../src/core/closest-names.js';
+import { unknownOptionMessage } from '../../src/core/checks/closest-names.js';
 import { closestNames } from '../../src/shared/closest-names.js';
 import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
 import { API_KEY, BASE_URL, chargeJson, createdChargeJson, transferJson } from '../helpers/fixtures.js';

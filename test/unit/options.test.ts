@@ -1,10 +1,10 @@
 /**
- * core/options.ts: a client's options resolved into settings, the hand-over in
+ * core/checks/options.ts: a client's options resolved into settings, the hand-over in
  * withOptions() (listeners shared only with a derived client), and a call's
  * options checked (one shared result for a call given none).
  */
 import { describe, expect, it } from 'vitest';
-import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../src/core/options.js';
+import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../src/core/checks/options.js';
 import { Client, LunasError, RequestValidationError } from '../../src/index.js';
 import { API_KEY, BASE_URL, chargeJson } from '../helpers/fixtures.js';
 import { thrown } from '../helpers/rejection.js';

@@ -8,7 +8,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeThrown } from '../../src/core/describe-value.js';
+import { describeThrown } from '../../src/core/report/describe-value.js';
 import {
   APIUserAbortError,
   Client,

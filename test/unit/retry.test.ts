@@ -1,7 +1,7 @@
 /**
  * Retries: which failures are retried and how often, which error class the
  * last one throws, and how long the client waits between attempts (the pure
- * schedule in src/core/retry.ts, then the same schedule seen on the wire).
+ * schedule in src/core/call/retry-policy.ts, then the same schedule seen on the wire).
  */
 import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -29,7 +29,7 @@ import {
   MAX_RETRY_AFTER_MS,
   retryDelay,
   serverRequestedDelay,
-} from '../../src/core/retry-policy.js';
+} from '../../src/core/call/retry-policy.js';
 import { makeClient } from '../helpers/msw.js';
 import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
 import { CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';

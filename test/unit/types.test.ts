@@ -66,7 +66,7 @@ import {
   textParam,
   typedAs,
   z,
-} from '../../src/core/schemas.js';
+} from '../../src/core/checks/schemas.js';
 
 type ItemOf<T> = T extends AsyncIterable<infer U> ? U : never;
 type Awaited_<T> = T extends PromiseLike<infer U> ? U : never;

@@ -28,7 +28,7 @@ import {
   getResponseInfo,
   ResponseBodyError,
 } from '../../src/index.js';
-import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/attempt.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/call/attempt.js';
 import { undiciFetch } from '../../src/undici/index.js';
 import { startSandbox } from '../../src/testing/index.js';
 import { chargeJson } from '../helpers/fixtures.js';

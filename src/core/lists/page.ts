@@ -7,11 +7,11 @@
  * before anything is sent; every page after it is fetched through the same
  * {@link PageSource}.
  */
-import type { PageEnvelope } from './envelope.js';
-import { LunasError } from './errors.js';
+import type { PageEnvelope } from '../wire/envelope.js';
+import { LunasError } from '../report/errors.js';
 import { describeListing, type ListSpec, listParams } from './list-spec.js';
-import type { RequestOptions } from './options.js';
-import { validate } from './schemas.js';
+import type { RequestOptions } from '../checks/options.js';
+import { validate } from '../checks/schemas.js';
 import { SinceWalk } from './since.js';
 import { collect } from './to-array.js';
 import { ItemWalk, type LookAhead, type WalkContext } from './walk-rules.js';

@@ -12,7 +12,7 @@
  *   schema are checked here, before sending.
  *
  * Every call it sends, each page of a list included, is published on the
- * `lunas:operation` tracing channel (tracing.ts) when that has subscribers:
+ * `lunas:operation` tracing channel (report/tracing.ts) when that has subscribers:
  * what the caller's input made of it (the operation's name and route) is
  * known here; a call refused before sending publishes nothing.
  *
@@ -23,14 +23,14 @@
  * what a list's inspection prints. A call that succeeds never masks anything
  * here.
  */
-import { describeValue } from './describe-value.js';
-import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from './errors.js';
-import type { PageEnvelope } from './envelope.js';
-import type { ListOrder, ListParams, ListSpec } from './list-spec.js';
-import { checkRequestOptions, NO_REQUEST_OPTIONS, type RequestOptions } from './options.js';
-import { NewestFirstPagePromise, PagePromise } from './page.js';
-import { type Schema, validate } from './schemas.js';
-import { describeError, foreignError, maskRefusal, redact, type Secret } from './secrets.js';
+import { describeValue } from '../report/describe-value.js';
+import { addFieldMessages, LunasError, RequestValidationError, type FieldErrors } from '../report/errors.js';
+import type { PageEnvelope } from '../wire/envelope.js';
+import type { ListOrder, ListParams, ListSpec } from '../lists/list-spec.js';
+import { checkRequestOptions, NO_REQUEST_OPTIONS, type RequestOptions } from '../checks/options.js';
+import { NewestFirstPagePromise, PagePromise } from '../lists/page.js';
+import { type Schema, validate } from '../checks/schemas.js';
+import { describeError, foreignError, maskRefusal, redact, type Secret } from '../report/secrets.js';
 import {
   hasSubscribers,
   type Mutable,
@@ -38,9 +38,9 @@ import {
   record,
   type TracePublisher,
   tracingChannels,
-} from './tracing.js';
-import type { CallResult, CallSpec, ListCallSpec, Transport } from './transport.js';
-import type { ResponseInfo, StandardSchema } from './types.js';
+} from '../report/tracing.js';
+import type { CallResult, CallSpec, ListCallSpec, Transport } from './retry-loop.js';
+import type { ResponseInfo, StandardSchema } from '../types.js';
 
 /** The exchange behind each value a method returned, kept beside it so results stay plain data. */
 const responses = new WeakMap<object, ResponseInfo>();

@@ -1,5 +1,5 @@
 /**
- * A client's turns on the wire (`maxConcurrentRequests`, core/send-slots.ts):
+ * A client's queue (`maxConcurrentRequests`, core/call/retry-loop.ts's Queue):
  * turns granted in the order they were asked for, a waiter whose signal aborts
  * leaving the queue at once, the free count right whatever mix of the two, and
  * long queues with aborted waiters among them. The scenarios that once looped
@@ -9,19 +9,19 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SendSlots } from '../../src/core/send-slots.js';
+import { Queue } from '../../src/core/call/retry-loop.js';
 
 const run = promisify(execFile);
 
 /**
- * Runs `script` (ESM; `SDK` and `SLOTS` are the URLs of the SDK's source and
- * of send-slots.ts) in a fresh Node.js process, killed after `budgetMs`, and
+ * Runs `script` (ESM; `SDK` and `QUEUE` are the URLs of the SDK's source and
+ * of retry-loop.ts, the Queue's module) in a fresh Node.js process, killed after `budgetMs`, and
  * returns its last line as JSON. A script that never ends rejects once killed.
  */
 async function inFreshProcess(script: string, budgetMs: number): Promise<unknown> {
   const sdk = new URL('../../src/index.ts', import.meta.url).href;
-  const slots = new URL('../../src/core/send-slots.ts', import.meta.url).href;
-  const prelude = `const SDK = ${JSON.stringify(sdk)};\nconst SLOTS = ${JSON.stringify(slots)};\n`;
+  const queue = new URL('../../src/core/call/retry-loop.ts', import.meta.url).href;
+  const prelude = `const SDK = ${JSON.stringify(sdk)};\nconst QUEUE = ${JSON.stringify(queue)};\n`;
   const args = ['--import', 'tsx', '--input-type=module', '-e', prelude + script];
   const { stdout } = await run(process.execPath, args, {
     encoding: 'utf8',
@@ -53,11 +53,11 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
  * and which of four more turns were free.
  */
 const bigQueue = `
-  const { SendSlots } = await import(SLOTS);
+  const { Queue } = await import(QUEUE);
   const limit = 3;
   const total = 3000;
-  const slots = new SendSlots(limit);
-  for (let i = 0; i < limit; i++) if (slots.take(undefined) !== true) throw new Error('no free turn');
+  const queue = new Queue(limit);
+  for (let i = 0; i < limit; i++) if (queue.take(undefined) !== true) throw new Error('no free turn');
   const shared = new AbortController();
   const early = [];
   const late = [];
@@ -74,7 +74,7 @@ const bigQueue = `
         signal = controller.signal;
       }
     }
-    waits.push(Promise.resolve(slots.take(signal)).then((ok) => (ok ? granted.push(i) : aborted++)));
+    waits.push(Promise.resolve(queue.take(signal)).then((ok) => (ok ? granted.push(i) : aborted++)));
   }
   shared.abort();
   for (const controller of early) controller.abort();
@@ -83,7 +83,7 @@ const bigQueue = `
   let held = limit;
   while (held > 0) {
     const before = granted.length;
-    slots.release();
+    queue.release();
     held--;
     await tick();
     held += granted.length - before;
@@ -94,74 +94,74 @@ const bigQueue = `
   }
   await Promise.all(waits);
   const free = [];
-  for (let i = 0; i <= limit; i++) free.push(slots.take(undefined) === true);
+  for (let i = 0; i <= limit; i++) free.push(queue.take(undefined) === true);
   const inOrder = granted.every((n, k) => n % 2 === 0 && (k === 0 || granted[k - 1] < n));
   console.log(JSON.stringify({ granted: granted.length, aborted, inOrder, free }));`;
 
-describe('SendSlots', () => {
+describe('Queue', () => {
   it('hands out free turns at once, then grants them in the order they were asked for', async () => {
-    const slots = new SendSlots(2);
-    expect(slots.take(undefined)).toBe(true);
-    expect(slots.take(undefined)).toBe(true);
+    const queue = new Queue(2);
+    expect(queue.take(undefined)).toBe(true);
+    expect(queue.take(undefined)).toBe(true);
     const granted: number[] = [];
     const waits = [1, 2, 3].map((n) => {
-      const turn = slots.take(undefined);
+      const turn = queue.take(undefined);
       expect(turn).toBeInstanceOf(Promise);
       return Promise.resolve(turn).then((ok) => ok && granted.push(n));
     });
     await settle();
     expect(granted).toEqual([]);
-    slots.release();
+    queue.release();
     await settle();
     expect(granted).toEqual([1]);
-    slots.release();
-    slots.release();
+    queue.release();
+    queue.release();
     await Promise.all(waits);
     expect(granted).toEqual([1, 2, 3]);
     // Each release passed a turn on: 2 and 3 hold both now, and their releases free both, and no more.
-    slots.release();
-    slots.release();
-    expect(slots.take(undefined)).toBe(true);
-    expect(slots.take(undefined)).toBe(true);
-    expect(slots.take(undefined)).toBeInstanceOf(Promise);
+    queue.release();
+    queue.release();
+    expect(queue.take(undefined)).toBe(true);
+    expect(queue.take(undefined)).toBe(true);
+    expect(queue.take(undefined)).toBeInstanceOf(Promise);
   });
 
   it('a waiter whose signal aborts gets no turn, and the turn given back goes to the next in line', async () => {
-    const slots = new SendSlots(1);
-    expect(slots.take(undefined)).toBe(true);
+    const queue = new Queue(1);
+    expect(queue.take(undefined)).toBe(true);
     const controller = new AbortController();
-    const aborted = watch(slots.take(controller.signal));
-    const next = watch(slots.take(undefined));
+    const aborted = watch(queue.take(controller.signal));
+    const next = watch(queue.take(undefined));
     controller.abort();
     await settle();
     expect(aborted.state).toBe('aborted');
     expect(next.state).toBe('waiting');
     // The one release goes to the waiter behind the aborted one.
-    slots.release();
+    queue.release();
     await settle();
     expect(next.state).toBe('granted');
     // Its turn given back, the turn is free: the aborted waiter took none.
-    slots.release();
-    expect(slots.take(undefined)).toBe(true);
+    queue.release();
+    expect(queue.take(undefined)).toBe(true);
   });
 
   it('a signal aborted before asking takes no turn, even a free one', () => {
-    const slots = new SendSlots(1);
-    expect(slots.take(AbortSignal.abort())).toBe(false);
-    expect(slots.take(undefined)).toBe(true);
+    const queue = new Queue(1);
+    expect(queue.take(AbortSignal.abort())).toBe(false);
+    expect(queue.take(undefined)).toBe(true);
   });
 
   it('an abort after the turn was granted changes nothing', async () => {
-    const slots = new SendSlots(1);
-    expect(slots.take(undefined)).toBe(true);
+    const queue = new Queue(1);
+    expect(queue.take(undefined)).toBe(true);
     const controller = new AbortController();
-    const waiter = watch(slots.take(controller.signal));
-    slots.release();
+    const waiter = watch(queue.take(controller.signal));
+    queue.release();
     controller.abort();
     await settle();
     expect(waiter.state).toBe('granted');
-    slots.release();
-    expect(slots.take(undefined)).toBe(true);
+    queue.release();
+    expect(queue.take(undefined)).toBe(true);
   });
 
   it('3,000 waiters, every other one aborted, some by one shared signal: the rest granted in order, every turn back', async () => {

@@ -5,8 +5,8 @@
  * to 60 s, else exponential backoff with jitter), and what the final error
  * says about the attempts made.
  */
-import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from './errors.js';
-import { onAbort } from './signal-fan-in.js';
+import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from '../report/errors.js';
+import { onAbort } from './attempt.js';
 
 /** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;

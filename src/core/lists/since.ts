@@ -4,10 +4,10 @@
  * item created before the time, and an item it cannot place in time ends it
  * with an error.
  */
-import { describeGiven, describeValue } from './describe-value.js';
-import { LunasError, RequestValidationError } from './errors.js';
+import { describeGiven, describeValue } from '../report/describe-value.js';
+import { LunasError, RequestValidationError } from '../report/errors.js';
 import { describeListing, type ListSpec } from './list-spec.js';
-import { datetimeParam, validate, z } from './schemas.js';
+import { datetimeParam, validate, z } from '../checks/schemas.js';
 import { collect } from './to-array.js';
 import type { LookAhead, WalkedPage } from './walk-rules.js';
 

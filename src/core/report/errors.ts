@@ -28,7 +28,7 @@ function ownBrand(candidate: unknown): unknown {
  * The ordinary check, or, for a branded class, whether some class in the
  * value's prototype chain carries the same brand (the same class in another copy).
  */
-export function isInstanceOrBranded(errorClass: object, value: unknown): boolean {
+function isInstanceOrBranded(errorClass: object, value: unknown): boolean {
   try {
     if (Function.prototype[Symbol.hasInstance].call(errorClass, value)) return true;
     const brand = ownBrand(errorClass);

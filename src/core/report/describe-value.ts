@@ -113,7 +113,7 @@ export function describeIssueWithInput(issue: DescribedIssue): string {
  * the value's kind. Never throws: a `null`-prototype object, a symbol, a
  * throwing getter or `toString`, a revoked Proxy are all named by their kind.
  *
- * Not `describeError` (core/secrets.ts), which has another job: it joins the
+ * Not `describeError` (core/report/secrets.ts), which has another job: it joins the
  * messages of an `Error` lunas rebuilt from a foreign one (its own, safe to
  * read) with its causes' for a connection error's message; this one reads a
  * value nobody checked, once, and may not follow its causes.

@@ -1,14 +1,14 @@
 /**
- * One list call as the request primitive (request.ts) hands it over to the
+ * One list call as the request primitive (call/request.ts) hands it over to the
  * walks ({@link ListSpec}): the list's documented order, the caller's paging
  * parameters and their check, how to send one page's request, and the means
  * to mask what leaves (a refusal, an inspection); and how such a call prints
  * ({@link describeListing}). Nothing here holds the API key.
  */
-import type { PageEnvelope } from './envelope.js';
-import type { RequestOptions } from './options.js';
-import { intParam, z } from './schemas.js';
-import type { ResponseInfo } from './types.js';
+import type { PageEnvelope } from '../wire/envelope.js';
+import type { RequestOptions } from '../checks/options.js';
+import { intParam, z } from '../checks/schemas.js';
+import type { ResponseInfo } from '../types.js';
 
 /**
  * How a list is documented to be ordered, which decides what a walk may check:
@@ -45,7 +45,7 @@ export const listParams = z.strictObject({
 type PageQuery = { page: number; pagesize: number | undefined };
 
 /**
- * @internal One list call as the request primitive (request.ts) hands it
+ * @internal One list call as the request primitive (call/request.ts) hands it
  * over: what the caller gave, how to send one page's request, and the means
  * to mask what leaves. Nothing is sent, and nothing checked, until the first
  * page is asked for.

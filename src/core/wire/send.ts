@@ -1,18 +1,18 @@
 /**
  * The seam with ky, the only module that imports it. ky sends each attempt:
  * it joins the base URL and the path, and builds the `Request`. The rest is
- * lunas's: ky's retries, timeout and error statuses are off (transport.ts
- * runs the retry loop, attempt.ts each attempt's deadline), and redirects are
- * never followed (redirects.ts).
+ * lunas's: ky's retries, timeout and error statuses are off
+ * (call/retry-loop.ts runs the retry loop, call/attempt.ts each attempt's
+ * deadline), and redirects are never followed (envelope.ts's rules).
  *
  * ky sends through the process's `fetch`: the caller's `fetch` when one is
  * given, else global `fetch`, looked up at each attempt, on every runtime.
  * So what the merchant's process does to `fetch` applies to lunas: msw and
  * nock in a test suite, an APM's wrapper, the global dispatcher.
  */
-import { LunasError } from './errors.js';
-import { followedFrom, REDIRECT_MODE } from './redirects.js';
-import { describeError, foreignError } from './secrets.js';
+import { LunasError } from '../report/errors.js';
+import { followedFrom, REDIRECT_MODE } from './envelope.js';
+import { describeError, foreignError } from '../report/secrets.js';
 
 /** What every attempt of one call sends, built once per call. */
 export interface SendInit {

@@ -1,7 +1,7 @@
 /**
  * The tracing channels lunas publishes every call on, `lunas:operation` and
  * `lunas:attempt` (`node:diagnostics_channel`'s `TracingChannel`), and the
- * contexts it publishes: the request primitive (request.ts) publishes an
+ * contexts it publishes: the request primitive (call/request.ts) publishes an
  * operation, the transport each attempt inside it, and `lunas-sdk/otel`
  * subscribes.
  *

@@ -18,11 +18,11 @@
  * Messages never quote an option's value: a header or a key may be a credential.
  */
 import { unknownOptionMessage } from './closest-names.js';
-import { describeKind, describeValue } from './describe-value.js';
-import { addFieldMessages, type FieldErrors, LunasError, RequestValidationError } from './errors.js';
-import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from './log.js';
-import { isBrowserLike, readEnv } from './runtime.js';
-import { maskRefusal, MIN_KEY_LENGTH, Secret } from './secrets.js';
+import { describeKind, describeValue } from '../report/describe-value.js';
+import { addFieldMessages, type FieldErrors, LunasError, RequestValidationError } from '../report/errors.js';
+import { checkLogger, isLogLevel, Log, type Logger, type LogLevel } from '../report/log.js';
+import { isBrowserLike, readEnv } from '../runtime.js';
+import { maskRefusal, MIN_KEY_LENGTH, Secret } from '../report/secrets.js';
 
 // ---------------------------------------------------------------------------
 // Names: options read by name, an unknown one refused with the closest known.

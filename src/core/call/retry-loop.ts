@@ -1,10 +1,13 @@
 /**
- * The transport: one call is one logical operation, one Idempotency-Key and up
- * to `maxRetries + 1` attempts, all ended by the caller's signal, with a
- * request and a response event per attempt. This module holds the retry loop,
- * the headers every attempt sends, and each attempt's publication on the
- * `lunas:attempt` tracing channel (tracing.ts) when it has subscribers; each
- * attempt is attempt.ts's, and what is retried and when is retry-policy.ts's.
+ * The retry loop: one call is one logical operation, one Idempotency-Key and
+ * up to `maxRetries + 1` attempts, all ended by the caller's signal, with a
+ * request and a response event per attempt. This module holds the retry loop
+ * (the {@link Transport} a client sends its calls through), the headers every
+ * attempt sends, each attempt's publication on the `lunas:attempt` tracing
+ * channel (report/tracing.ts) when it has subscribers, and the client's
+ * {@link Queue} (`maxConcurrentRequests`) each attempt waits in for its turn;
+ * each attempt is attempt.ts's, and what is retried and when is
+ * retry-policy.ts's.
  *
  * The retry loop is lunas's, not ky's, because the contract's policy (409
  * retried, any 5xx, `retry-after-ms`, waits over 60 s replaced by backoff, a
@@ -14,17 +17,16 @@
  * call is built only for a message or a log line, and whether anyone listens
  * or logs at debug level is a field read, as whether a channel has subscribers is.
  */
-import { Call, maskedURL, sendAttempt, withinAttempt } from './attempt.js';
-import { describeThrown } from './describe-value.js';
-import { decodeFailure, decodeSuccess, type PageEnvelope } from './envelope.js';
-import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from './errors.js';
-import type { Events } from './events.js';
-import { type Ky, loadKy, type SendInit } from './ky.js';
-import { type ClientSettings, isAddableHeader, type RequestOptions } from './options.js';
-import type { ResponseInfo, StandardSchema } from './types.js';
+import { Call, maskedURL, onAbort, sendAttempt, withinAttempt } from './attempt.js';
+import { describeThrown } from '../report/describe-value.js';
+import { decodeFailure, decodeSuccess, type PageEnvelope } from '../wire/envelope.js';
+import { APIError, APIUserAbortError, LunasError, ResponseBodyError } from '../report/errors.js';
+import type { Events } from '../report/events.js';
+import { type Ky, loadKy, type SendInit } from '../wire/send.js';
+import { type ClientSettings, isAddableHeader, type RequestOptions } from '../checks/options.js';
+import type { ResponseInfo, StandardSchema } from '../types.js';
 import { isRetryable, retryDelay, waitToRetry, withAttempts } from './retry-policy.js';
-import { redact, type Secret } from './secrets.js';
-import { SendSlots } from './send-slots.js';
+import { redact, type Secret } from '../report/secrets.js';
 import {
   type AttemptContext,
   hasSubscribers,
@@ -34,7 +36,96 @@ import {
   publishStart,
   record,
   tracingChannels,
-} from './tracing.js';
+} from '../report/tracing.js';
+
+// The queue.
+
+/**
+ * A place in the queue, a ring linked both ways through the queue's own
+ * link: a request that gives up leaves at once, wherever it stands, so the
+ * queue holds only requests still waiting and a turn given back goes to the
+ * first of them. A link out of the ring points to itself, so taking it out
+ * again changes nothing.
+ */
+interface Link {
+  prev: Link;
+  next: Link;
+}
+
+/** A request waiting for a turn. */
+interface Waiter extends Link {
+  /** Settles its wait: true when it is handed the turn, false when its signal aborted first. */
+  readonly resolve: (granted: boolean) => void;
+  /** Stops listening to the caller's signal. */
+  stop?: (() => void) | undefined;
+}
+
+/** Takes `link` out of the ring it is in, if any. */
+function unlink(link: Link): void {
+  link.prev.next = link.next;
+  link.next.prev = link.prev;
+  link.prev = link.next = link;
+}
+
+/**
+ * A client's queue (`maxConcurrentRequests`): at most `limit` requests sent
+ * at once, the rest waiting in the order they came. A batch of thousands of
+ * calls then holds that many connections and that many requests' worth of
+ * memory, rather than one of each per call. The wait for a turn is lunas's,
+ * not the service's: an attempt takes its turn before its events, its
+ * tracing and its deadline start ({@link Transport}).
+ */
+export class Queue {
+  #free: number;
+  /** The queue's own link: its `next` is the longest waiting request, its `prev` the latest; itself when none waits. */
+  readonly #waiting = {} as Link;
+
+  constructor(limit: number) {
+    this.#free = limit;
+    this.#waiting.prev = this.#waiting.next = this.#waiting;
+  }
+
+  /**
+   * Takes a turn: `true` when one is free now (nothing to await), else a
+   * promise of `true` once an earlier request gives its turn back, or of
+   * `false` as soon as `signal` aborts (the turn is then never taken; so too,
+   * at once, when it had aborted already). Every turn taken is given back by
+   * {@link release}.
+   */
+  take(signal: AbortSignal | undefined): boolean | Promise<boolean> {
+    // An aborted signal fires no further event: it would wait for a turn it never uses.
+    if (signal?.aborted) return false;
+    if (this.#free > 0) {
+      this.#free--;
+      return true;
+    }
+    return new Promise<boolean>((resolve) => {
+      const queue = this.#waiting;
+      const last = queue.prev;
+      const waiter: Waiter = { prev: last, next: queue, resolve };
+      last.next = waiter;
+      queue.prev = waiter;
+      if (signal) {
+        waiter.stop = onAbort(signal, () => {
+          unlink(waiter);
+          resolve(false);
+        });
+      }
+    });
+  }
+
+  /** Gives a turn back: to the longest waiting request, or to the free ones when none waits. */
+  release(): void {
+    const first = this.#waiting.next as Waiter;
+    if (first === this.#waiting) {
+      this.#free++;
+      return;
+    }
+    unlink(first);
+    first.stop?.();
+    first.resolve(true);
+  }
+}
 
 /** What the transport needs: the client's settings, already checked, and what the client adds. */
 export interface TransportConfig extends ClientSettings {
@@ -85,12 +176,12 @@ export class Transport {
   readonly #baseHeaders: Record<string, string>;
   /** ky, set up by the first request. */
   #http: Ky | undefined;
-  /** This client's turns on the wire (`maxConcurrentRequests`). */
-  readonly #slots: SendSlots;
+  /** This client's queue (`maxConcurrentRequests`). */
+  readonly #queue: Queue;
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#slots = new SendSlots(config.maxConcurrentRequests);
+    this.#queue = new Queue(config.maxConcurrentRequests);
     this.#baseHeaders = clientHeaders(config.apiKey, config.userAgent, config.defaultHeaders);
   }
 
@@ -146,7 +237,7 @@ export class Transport {
       idempotencyKey,
     });
     const { signal, timeout } = call;
-    const slots = this.#slots;
+    const queue = this.#queue;
     const observed = events.observed;
     // As sent (fetch percent-encodes a raw path), and without the key should a
     // caller have put it in a path or query: events and log lines show it.
@@ -154,19 +245,19 @@ export class Transport {
     const channel = tracingChannels?.attempt;
 
     for (let attempt = 1; ; attempt++) {
-      // The turn on the wire comes first: the wait for it is lunas's, not the
+      // The turn in the queue comes first: the wait for it is lunas's, not the
       // service's, so it is in no event, log line, span, duration or deadline.
       // It is held until the attempt's answer is read and decoded, and given
       // back before the wait for a retry; `held` is false when the signal
       // aborted first (awaiting a plain false costs a tick on that path only).
-      const turn = slots.take(signal);
+      const turn = queue.take(signal);
       const held = turn === true || (await turn);
       // Aborted before the first attempt was sent (before the call, while it
       // waited for its turn, or as the turn came, which then goes unused): no
       // attempt, so no events either, and no key on the error, since no
       // request carried one.
       if (attempt === 1 && signal?.aborted) {
-        if (held) slots.release();
+        if (held) queue.release();
         throw new APIUserAbortError(`${call.label} was aborted by the caller before it was sent`);
       }
       let failure: LunasError;
@@ -226,7 +317,7 @@ export class Transport {
           ({ status, requestId, headers: failedHeaders } = failure);
         }
       } finally {
-        if (held) slots.release();
+        if (held) queue.release();
       }
       const willRetry = attempt <= maxRetries && isRetryable(failure);
       if (observed) {

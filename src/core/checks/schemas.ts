@@ -20,15 +20,15 @@
  * One module, so a call's validation and decoding run in one file. Zod's
  * types stay in core/ and in the resources' modules: the public declarations
  * name no Zod type. Nothing here builds a message on the success path: the
- * describers (describe-value.ts) run only inside an `error` callback or a
+ * describers (report/describe-value.ts) run only inside an `error` callback or a
  * refusal.
  */
 import * as z from 'zod/mini';
 import * as core from 'zod/v4/core';
-import { DECIMAL, normalizeMoney } from '../shared/money.js';
+import { DECIMAL, normalizeMoney } from '../../shared/money.js';
 import { unknownFieldMessage } from './closest-names.js';
-import { describeValue } from './describe-value.js';
-import { addFieldMessages, type FieldErrors, RequestValidationError } from './errors.js';
+import { describeValue } from '../report/describe-value.js';
+import { addFieldMessages, type FieldErrors, RequestValidationError } from '../report/errors.js';
 
 export { z };
 

@@ -2,10 +2,10 @@
  * `toArray({ limit })`, which every walk over a list shares ({@link collect}):
  * the page walk's (PagePromise) and the walk back to a time (SinceWalk).
  */
-import { describeGiven } from './describe-value.js';
-import { RequestValidationError } from './errors.js';
+import { describeGiven } from '../report/describe-value.js';
+import { RequestValidationError } from '../report/errors.js';
 import type { ListSpec } from './list-spec.js';
-import { readOptions } from './options.js';
+import { readOptions } from '../checks/options.js';
 import type { LookAhead, WalkedPage } from './walk-rules.js';
 
 /** The most items `toArray` collects: more belongs in a `for await` loop. */

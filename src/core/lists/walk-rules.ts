@@ -4,7 +4,7 @@
  * it looks at ({@link WalkedPage}), and what it is told of its list
  * ({@link WalkContext}).
  */
-import { LunasError } from './errors.js';
+import { LunasError } from '../report/errors.js';
 import type { ListOrder } from './list-spec.js';
 
 /** What a walk needs to know about its list, besides its pages. */

@@ -1,24 +1,24 @@
 /**
- * One attempt: sent through ky (ky.ts), then read to the end of its body (at
- * most {@link MAX_RESPONSE_BODY_BYTES}) under one deadline, ended by one
- * timer or by the caller's signal, and turned into an answer for the
+ * One attempt: sent through ky (wire/send.ts), then read to the end of its
+ * body (at most {@link MAX_RESPONSE_BODY_BYTES}) under one deadline, ended by
+ * one timer or by the caller's signal, and turned into an answer for the
  * envelope or into the {@link LunasError} that says what ended it. Also what
- * every attempt of one call shares ({@link Call}), and the bound an
- * asynchronous schema's answer is held to.
+ * every attempt of one call shares ({@link Call}), the bound an asynchronous
+ * schema's answer is held to, and the caller's signal fanned in
+ * ({@link onAbort}), which the waits for a turn and for a retry share too.
  */
-import type { RawResponse } from './envelope.js';
+import type { RawResponse } from '../wire/envelope.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   type LunasError,
   ResponseBodyError,
-} from './errors.js';
-import type { Ky, SendInit } from './ky.js';
-import { asFollowedRedirect, followedRedirectError } from './redirects.js';
-import { describeError, foreignError, redact, type Secret, withoutSecret } from './secrets.js';
-import { onAbort } from './signal-fan-in.js';
-import { type AttemptContext, sendThrough } from './tracing.js';
+} from '../report/errors.js';
+import type { Ky, SendInit } from '../wire/send.js';
+import { asFollowedRedirect, followedRedirectError } from '../wire/envelope.js';
+import { describeError, foreignError, redact, type Secret, withoutSecret } from '../report/secrets.js';
+import { type AttemptContext, sendThrough } from '../report/tracing.js';
 
 const ignore = () => undefined;
 
@@ -175,7 +175,7 @@ class Deadline {
  * subscriber added) and reads its body under one deadline ({@link Deadline}),
  * ended by one timer or by the caller's signal, which the transport honours
  * while waiting for the headers and while the body streams. The caller holds
- * a turn on the wire (send-slots.ts) already, so the deadline starts here,
+ * a turn in the queue (retry-loop.ts) already, so the deadline starts here,
  * after the wait for it. Rejects with the {@link LunasError} for a timeout,
  * the caller's abort, a connection failure, a redirect a custom fetch
  * followed, or a body too large or unreadable, and leaves nothing running
@@ -216,7 +216,7 @@ export async function sendAttempt(call: Call, init: SendInit, traced?: AttemptCo
   }
 }
 
-/** An attempt's answer, as envelope.ts decodes it: the call's label is built only if a message needs it. */
+/** An attempt's answer, as wire/envelope.ts decodes it: the call's label is built only if a message needs it. */
 class Answer implements RawResponse {
   readonly idempotencyKey: string | undefined;
   readonly secret: Secret;
@@ -395,4 +395,51 @@ export function withinAttempt(
       (error: unknown) => settle(() => reject(error)),
     );
   });
+}
+
+/*
+ * The caller's signal, fanned in: one listener on an `AbortSignal` however
+ * many calls of lunas, and their waits between attempts, wait on it.
+ *
+ * Merchants share one `AbortSignal` across many parallel calls (a request's
+ * or a shutdown's). A listener per attempt and per retry wait would pass
+ * Node's limit of 10 listeners and print `MaxListenersExceededWarning`, a
+ * false memory-leak alarm. Here the calls in flight on a signal share a single
+ * listener, added with the first and removed with the last, so nothing stays
+ * on the signal once they end. `AbortSignal.any` would also avoid the
+ * warning, but costs far more per call (docs/performance.md), and the
+ * combined signals it creates pile up on a long-lived source signal.
+ */
+interface Waiters {
+  readonly callbacks: Set<() => void>;
+  readonly listener: () => void;
+}
+
+const waitersBySignal = new WeakMap<AbortSignal, Waiters>();
+
+/**
+ * Calls `callback` once when `signal` aborts, unless the returned function is
+ * called first. The caller checks `signal.aborted` beforehand: a signal that
+ * has already aborted fires no event.
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let waiters = waitersBySignal.get(signal);
+  if (waiters === undefined) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      waitersBySignal.delete(signal);
+      // A copy: a callback may end its call, and with it another registration.
+      for (const waiting of [...callbacks]) waiting();
+    };
+    waiters = { callbacks, listener };
+    waitersBySignal.set(signal, waiters);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const { callbacks, listener } = waiters;
+  callbacks.add(callback);
+  return () => {
+    if (!callbacks.delete(callback) || callbacks.size > 0) return;
+    signal.removeEventListener('abort', listener);
+    if (waitersBySignal.get(signal)?.listener === listener) waitersBySignal.delete(signal);
+  };
 }

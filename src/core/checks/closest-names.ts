@@ -4,8 +4,8 @@
  * Shared by the options' check (options.ts) and the request parameters'
  * (schemas.ts). Names only: an option's value may be a secret.
  */
-import { closestNames } from '../shared/closest-names.js';
-import { describeValue } from './describe-value.js';
+import { closestNames } from '../../shared/closest-names.js';
+import { describeValue } from '../report/describe-value.js';
 
 /**
  * `Unknown option "maxRetry": did you mean "maxRetries"?`, or the known names
