@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '34303 B',
+    limit: '34309 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

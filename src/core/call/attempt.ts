@@ -259,10 +259,11 @@ function attemptError(call: Call, error: unknown, timedOut: boolean, arrived: Ar
 
 /**
  * Whether `text` may hold the API key in some form: the key itself, or a `%`
- * or `\` that could start an encoded one. Text that cannot (most bodies and
- * headers) skips the masking, which would hand it back unchanged.
+ * or `\` that could start an encoded one. Text that cannot (most bodies,
+ * headers and ids) skips the masking's matcher (secrets.ts), which would find
+ * nothing: the check a warm call pays, here and before sending (request.ts).
  */
-function mayHoldKey(text: string, apiKey: string): boolean {
+export function mayHoldKey(text: string, apiKey: string): boolean {
   return text.includes('%') || text.includes('\\') || text.includes(apiKey);
 }
 

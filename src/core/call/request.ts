@@ -39,6 +39,7 @@ import {
   type TracePublisher,
   tracingChannels,
 } from '../report/tracing.js';
+import { mayHoldKey } from './attempt.js';
 import type { CallResult, CallSpec, ListCallSpec, Transport } from './retry-loop.js';
 import type { ResponseInfo, StandardSchema } from '../types.js';
 
@@ -298,7 +299,7 @@ export class API {
       body = this.#refusing(() => serializeRaw(request.body, secret)!);
     }
     // The body as it will be sent, the key looked for once (a few scans of a small text when absent).
-    refuseKeyIn(body, secret);
+    if (mayHoldKey(body, this.#transport.apiKey)) refuseKeyIn(body, secret);
     return this.#send(request.operation, 'POST', path, undefined, body, request.schema, checked);
   }
 
@@ -354,8 +355,8 @@ export class API {
    * is refused, as `id`, before sending (the service would log the URL).
    */
   #checkIds(path: ResourcePath): void {
-    const secret = this.#transport.secret;
-    for (const id of path.ids) if (secret.holds(id)) this.#refuseKey(['id']);
+    const { secret, apiKey } = this.#transport;
+    for (const id of path.ids) if (mayHoldKey(id, apiKey) && secret.holds(id)) this.#refuseKey(['id']);
   }
 
   /** Refuses parameters holding the key, `fields` masked (a body's name may be the key). */

@@ -190,6 +190,11 @@ export class Transport {
     return this.#config.secret;
   }
 
+  /** The key itself, for the quick look before its matcher runs (`mayHoldKey`); never shown. */
+  get apiKey(): string {
+    return this.#config.apiKey;
+  }
+
   /** A warn-level line through the client's log: something a call saw but did not fail on. */
   warn(message: string): void {
     this.#config.log.write('warn', message);
