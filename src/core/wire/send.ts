@@ -32,12 +32,12 @@ export interface Ky {
 /**
  * What lunas gives ky beside its own options. ky hands every option it does
  * not know to `fetch` as it is (its documentation passes undici's
- * `dispatcher` that way), so the attempt's headers, body and signal reach
+ * `dispatcher` that way), so the attempt's headers and signal reach
  * the seam's `fetch` without ky copying the headers into a `Headers` at each
  * of its steps, or combining the signal with a controller of its own.
  */
 interface Forwarded {
-  lunasAttempt: { signal: AbortSignal; headers: Record<string, string>; body: string | undefined };
+  lunasAttempt: { signal: AbortSignal; headers: Record<string, string> };
 }
 
 /**
@@ -78,7 +78,7 @@ export async function loadKy(baseURL: string, fetch: typeof globalThis.fetch | u
   });
   return {
     send: (target, { method, headers, body }, signal) => {
-      const lunasAttempt: Forwarded['lunasAttempt'] = { signal, headers, body };
+      const lunasAttempt: Forwarded['lunasAttempt'] = { signal, headers };
       // Only what differs from ky's defaults: ky merges its options key by key,
       // copying the whole object at each, so a GET's absent method and body cost.
       const options: Forwarded & Partial<SendInit> =
