@@ -62,11 +62,11 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * `sec-fetch-mode`, its per-chunk web stream machinery), which is where it
  * is faster with many calls in flight.
  *
- * As `fetch` on Node.js, it follows no redirect when asked not to, honours
- * the signal until the body is read, and rejects with the signal's reason on
- * abort and with a `TypeError` (its `cause` saying why) when no response
- * came. Unlike `fetch`, it follows no redirect at all: a 3xx is answered as
- * it came, which is what lunas asks for.
+ * As `fetch` on Node.js, it honours the signal until the body is read, and
+ * rejects with the signal's reason on abort and with a `TypeError` (its
+ * `cause` saying why) when no response came. It follows no redirect,
+ * whatever `redirect` says: a 3xx is answered as it came, as
+ * `redirect: 'manual'` answers on Node.js, which is what lunas asks for.
  *
  * It does not go through global `fetch`, so what replaces or wraps global
  * `fetch` does not see it: msw and nock in a test suite, an APM that wraps
