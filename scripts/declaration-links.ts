@@ -1,25 +1,38 @@
-// Build step after tsup (`npm run build`): the TSDoc of src/core/ and src/resources/
-// links its guide as `../../docs/x.md`, right from those folders (typedoc resolves it
-// there), but tsup bundles that TSDoc into dist/index.d.ts and dist/index.d.cts, one
-// folder below the package root, where such a link leaves the package. There the
-// guides are `../docs/x.md`, as src/*.ts writes them already. So for dist/mcp.d.ts and
-// dist/mcp.d.cts, from src/mcp/. dist/testing/ sits two folders down, like src/testing/,
-// so its declarations are left as they are.
+// Build step after tsup (`npm run build`): TSDoc links its guide relative to the source file
+// (typedoc resolves it there): `../../docs/x.md` from src/resources/ and src/<entry>/,
+// `../../../docs/x.md` from src/core/<stage>/. tsup bundles that TSDoc into declaration files
+// whose depth differs: dist/index.d.ts, dist/index.d.cts, dist/mcp.d.ts and dist/mcp.d.cts sit
+// one folder below the package root, where the guides are `../docs/x.md` (as src/*.ts writes
+// them already); dist/otel/, dist/undici/ and dist/testing/ sit two down, where they are
+// `../../docs/x.md`. Each guide link is rewritten to its file's depth.
 // npm run check:links fails on a declaration link that leads nowhere in the package.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ROOT_DECLARATIONS = ['dist/index.d.ts', 'dist/index.d.cts', 'dist/mcp.d.ts', 'dist/mcp.d.cts'];
-/** A Markdown link's target that climbs out of the package to its guides. */
-const GUIDE_LINK_TWO_UP = /\]\(\.\.\/\.\.\/docs\//g;
+/** Each declaration file, and the way up from it to the package root. */
+const DECLARATIONS: [string, string][] = [
+  ...['dist/index.d.ts', 'dist/index.d.cts', 'dist/mcp.d.ts', 'dist/mcp.d.cts'].map(
+    (file) => [file, '../'] as [string, string],
+  ),
+  ...['otel', 'undici', 'testing'].flatMap((folder) =>
+    ['index.d.ts', 'index.d.cts'].map((name) => [`dist/${folder}/${name}`, '../../'] as [string, string]),
+  ),
+];
+/** A Markdown link's target that climbs to the guides, from any depth of src/. */
+const GUIDE_LINK = /\]\((?:\.\.\/){1,3}docs\//g;
 
-for (const file of ROOT_DECLARATIONS) {
+for (const [file, up] of DECLARATIONS) {
   const where = path.join(root, file);
+  if (!existsSync(where)) continue;
   const text = readFileSync(where, 'utf8');
-  const rewritten = text.replace(GUIDE_LINK_TWO_UP, '](../docs/');
+  let count = 0;
+  const rewritten = text.replace(GUIDE_LINK, (link) => {
+    const target = `](${up}docs/`;
+    if (link !== target) count++;
+    return target;
+  });
   if (rewritten !== text) writeFileSync(where, rewritten);
-  const count = text.match(GUIDE_LINK_TWO_UP)?.length ?? 0;
-  console.log(`${file}: ${count} guide link(s) now relative to dist/`);
+  console.log(`${file}: ${count} guide link(s) now relative to its folder`);
 }

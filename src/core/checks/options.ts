@@ -217,7 +217,7 @@ function addValueProblems(
  *   logLevel: 'info',
  * });
  * ```
- * @see [Configuration](../../docs/configuration.md), the guide
+ * @see [Configuration](../../../docs/configuration.md), the guide
  * @category Client
  */
 export interface ClientOptions {

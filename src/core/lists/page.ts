@@ -56,7 +56,7 @@ async function firstPage<T>(list: ListSpec<T>): Promise<Page<T>> {
 }
 
 /**
- * One page of a list, with the means to walk on ([Pagination](../../docs/pagination.md), the guide).
+ * One page of a list, with the means to walk on ([Pagination](../../../docs/pagination.md), the guide).
  *
  * @example
  * ```ts
@@ -106,7 +106,7 @@ export class Page<T> implements AsyncIterable<T> {
    *
    * @throws {@link LunasError} when {@link hasNextPage} is false; nothing is sent.
    * @throws {@link LunasError} the page's error, as on its list method: every call's errors (see
-   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    */
   getNextPage(): Promise<Page<T>> {
     if (!this.hasNextPage()) {
@@ -121,7 +121,7 @@ export class Page<T> implements AsyncIterable<T> {
    * the loop early cancels that request. Pages come as the service sent them.
    *
    * @throws {@link LunasError} a following page's error, as on its list method: every call's errors
-   *   (see [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   (see [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   iterPages(): AsyncGenerator<Page<T>, void, undefined> {
@@ -173,7 +173,7 @@ export class Page<T> implements AsyncIterable<T> {
    * sending pages already read ends the walk with a `LunasError`.
    *
    * @throws {@link LunasError} a following page's error, as on its list method: every call's errors
-   *   (see [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   (see [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
@@ -266,7 +266,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * Fetches the first page, once however often it is awaited.
    *
    * @throws {@link LunasError} the first page's error, as on its list method: every call's errors
-   *   (see [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   (see [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    */
   override then<R1 = Page<T>, R2 = never>(
     onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
@@ -289,7 +289,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * Every item from the first page onward, across pages.
    *
    * @throws {@link LunasError} any page's error, as on its list method: every call's errors (see
-   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    */
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
@@ -306,7 +306,7 @@ export class PagePromise<T> extends Promise<Page<T>> implements AsyncIterable<T>
    * @throws {@link RequestValidationError} when `limit` is missing, not an integer from 1 to 10,000, or
    *   another option is given; nothing is sent.
    * @throws {@link LunasError} any page's error, as on its list method: every call's errors (see
-   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when the pages held nothing new for more than the 10,000 items a walk remembers.
    *
    * @example
@@ -362,7 +362,7 @@ export class NewestFirstPagePromise<T> extends PagePromise<T> {
    * @throws {@link RequestValidationError} when `time` is not a valid `Date` or an ISO 8601 date-time
    *   with a zone; nothing is sent. `since` itself never throws: the walk rejects when iterated.
    * @throws {@link LunasError} any page's error, as the list method's pages: every call's errors (see
-   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when an item's `created_at` does not parse as a time, or the pages held
    *   nothing new for more than the 10,000 items a walk remembers.
    */

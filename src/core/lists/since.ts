@@ -66,7 +66,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
    *
    * @throws {@link RequestValidationError} when the time is invalid; nothing is sent.
    * @throws {@link LunasError} any page's error, as the list method's pages: every call's errors (see
-   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    * @throws {@link LunasError} when an item's `created_at` does not parse as a time, or the pages held
    *   nothing new for more than the 10,000 items a walk remembers.
    */
@@ -80,7 +80,7 @@ export class SinceWalk<T> implements AsyncIterable<T> {
    *
    * @throws {@link RequestValidationError} when `limit` or the time is invalid; nothing is sent.
    * @throws {@link LunasError} the errors of iterating the walk, every call's errors among them (see
-   *   [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
+   *   [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise)).
    */
   toArray(options: { limit: number }): Promise<T[]> {
     return collect(options, (lookAhead) => this.#walk(lookAhead), this.#list);

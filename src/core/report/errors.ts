@@ -52,10 +52,10 @@ export type FieldErrors = Record<string, string[]>;
  * same process (its ESM and CommonJS builds loaded side by side).
  *
  * Every call's errors, each as its class, with when it is raised and whether
- * it is retried: [the table](../../docs/errors-and-retries.md#every-error-a-call-can-raise).
+ * it is retried: [the table](../../../docs/errors-and-retries.md#every-error-a-call-can-raise).
  * A method's own documentation names only what is specific to it.
  *
- * @see [Errors and retries](../../docs/errors-and-retries.md), the guide
+ * @see [Errors and retries](../../../docs/errors-and-retries.md), the guide
  *
  * @example
  * ```ts

@@ -20,7 +20,7 @@ import type { LunasError } from './errors.js';
  * The name of the tracing channel lunas publishes every SDK call on, once per
  * call (a list publishes once per page it fetches), with an
  * {@link OperationContext}. Subscribe with `node:diagnostics_channel`'s
- * `tracingChannel(OPERATION_CHANNEL)`; see [Tracing and metrics](../../docs/tracing.md).
+ * `tracingChannel(OPERATION_CHANNEL)`; see [Tracing and metrics](../../../docs/tracing.md).
  *
  * @example
  * ```ts
@@ -43,7 +43,7 @@ export const OPERATION_CHANNEL = 'lunas:operation';
  * The name of the tracing channel lunas publishes every HTTP attempt on, with
  * an {@link AttemptContext}: inside its operation's (`lunas:operation`), one
  * per attempt, retries included. Subscribe with `node:diagnostics_channel`'s
- * `tracingChannel(ATTEMPT_CHANNEL)`; see [Tracing and metrics](../../docs/tracing.md).
+ * `tracingChannel(ATTEMPT_CHANNEL)`; see [Tracing and metrics](../../../docs/tracing.md).
  * @category Tracing
  */
 export const ATTEMPT_CHANNEL = 'lunas:attempt';
@@ -141,7 +141,7 @@ export interface AttemptContext {
    * global `fetch` and undici) records the request under it:
    * `lunas-sdk/otel` sets it to `(send) => context.with(attemptContext, send)`
    * when such an instrumentation is there
-   * ([Tracing and metrics](../../docs/tracing.md#beside-an-http-client-instrumentation)).
+   * ([Tracing and metrics](../../../docs/tracing.md#beside-an-http-client-instrumentation)).
    *
    * The request is sent exactly once, whatever the function does: lunas keeps
    * the promise `send` returned, whatever the function returns. When the field
