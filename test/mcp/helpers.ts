@@ -10,8 +10,9 @@
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { createMcpServer, type CreateMcpServerOptions } from 'lunas-sdk/mcp';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
 
 /** The protocol era a client speaks: 2025's handshake, or 2026-07-28's per-request envelope. */
 export type Era = 'legacy' | 'modern';
@@ -157,3 +158,42 @@ export const LINE_BREAKERS = [
   '\u061c',
   '\u001b',
 ];
+
+const sandboxes: Sandbox[] = [];
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((each) => each.close()));
+});
+
+/** A sandbox over HTTP, closed after the current test. */
+export async function sandbox(options?: SandboxOptions): Promise<Sandbox> {
+  const started = await startSandbox(options);
+  sandboxes.push(started);
+  return started;
+}
+
+/** The structured content of a successful result, after checking it is one and its text says the same. */
+export function content(result: CallToolResult): Record<string, unknown> {
+  expect(result.isError, JSON.stringify(result)).toBeFalsy();
+  const [text] = result.content as { type: string; text: string }[];
+  expect(JSON.parse(text!.text)).toEqual(result.structuredContent);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** What a tool error shows the agent. */
+export interface ShownError {
+  name: string;
+  message: string;
+  fields?: Record<string, string[]>;
+  status?: number;
+  reason?: string;
+  idempotency_key?: string;
+}
+
+/** The error of a tool error, after checking it is one and its text names it. */
+export function toolError(result: CallToolResult): ShownError {
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  const { error } = result.structuredContent as { error: ShownError };
+  const [text] = result.content as { type: string; text: string }[];
+  expect(text!.text).toBe(`${error.name}: ${error.message}`);
+  return error;
+}

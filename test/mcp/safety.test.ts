@@ -9,40 +9,21 @@
  * call leaves an audit entry. test/mcp/stdio.test.ts holds the same through
  * the `lunas-mcp` command.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { McpAuditEntry } from 'lunas-sdk/mcp';
-import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
-import { agent, confirms, LINE_BREAKERS, notASandbox, type Era, type Person } from './helpers.js';
-
-const sandboxes: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
-});
-
-async function sandbox(options?: SandboxOptions): Promise<Sandbox> {
-  const started = await startSandbox(options);
-  sandboxes.push(started);
-  return started;
-}
-
-function content(result: CallToolResult): Record<string, unknown> {
-  expect(result.isError, JSON.stringify(result)).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
-}
-
-interface ShownError {
-  name: string;
-  message: string;
-  fields?: Record<string, string[]>;
-  reason?: string;
-  idempotency_key?: string;
-}
-
-function toolError(result: CallToolResult): ShownError {
-  expect(result.isError, JSON.stringify(result)).toBe(true);
-  return (result.structuredContent as { error: ShownError }).error;
-}
+import type { Sandbox } from 'lunas-sdk/testing';
+import {
+  agent,
+  confirms,
+  content,
+  LINE_BREAKERS,
+  notASandbox,
+  sandbox,
+  toolError,
+  type Era,
+  type Person,
+} from './helpers.js';
 
 const TRANSFER = { destination_account_id: 'acc_partner', amount: 10_000, currency: 'idr' };
 const transfersSent = (service: Sandbox) =>

@@ -6,49 +6,14 @@
  * command over stdio.
  */
 import * as z from 'zod/mini';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import {
-  Client,
-  ProtocolError,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-} from '@modelcontextprotocol/client';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createMcpServer } from 'lunas-sdk/mcp';
-import { startSandbox, type Sandbox, type SandboxOptions } from 'lunas-sdk/testing';
+import type { Sandbox } from 'lunas-sdk/testing';
 import { chargeCreateParams } from '../../src/resources/charges.js';
 import { transferCreateParams } from '../../src/resources/transfers.js';
-import { agent, confirms, type Era, type Person } from './helpers.js';
-
-const sandboxes: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
-});
-
-async function sandbox(options?: SandboxOptions): Promise<Sandbox> {
-  const started = await startSandbox(options);
-  sandboxes.push(started);
-  return started;
-}
-
-/** The structured content of a successful result, after checking it is one and its text says the same. */
-function content(result: CallToolResult): Record<string, unknown> {
-  expect(result.isError, JSON.stringify(result)).toBeFalsy();
-  const [text] = result.content as { type: string; text: string }[];
-  expect(JSON.parse(text!.text)).toEqual(result.structuredContent);
-  return result.structuredContent as Record<string, unknown>;
-}
-
-/** The error of a tool error, after checking it is one and its text names it. */
-function toolError(result: CallToolResult) {
-  expect(result.isError, JSON.stringify(result)).toBe(true);
-  const { error } = result.structuredContent as {
-    error: { name: string; message: string; fields?: Record<string, string[]>; status?: number; reason?: string };
-  };
-  const [text] = result.content as { type: string; text: string }[];
-  expect(text!.text).toBe(`${error.name}: ${error.message}`);
-  return error;
-}
+import { agent, confirms, content, sandbox, toolError, type Era, type Person } from './helpers.js';
 
 const TRANSFER = { destination_account_id: 'acc_partner', amount: '150000.00', currency: 'idr' };
 const posts = (service: Sandbox, path: string) =>
