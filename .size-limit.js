@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '34309 B',
+    limit: '34310 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',
