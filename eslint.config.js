@@ -1,5 +1,7 @@
 // ESLint 9 flat config: correctness rules only; formatting is Prettier's job
 // (`npm run lint` runs both, `npm run format` applies Prettier).
+import { readFileSync } from 'node:fs';
+import { URL } from 'node:url';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -20,24 +22,10 @@ export default tseslint.config(
     },
   },
   {
-    // Public ground (docs/decisions/0004-public-ground.md): dependencies and the runtime only through their documented,
-    // exported API, since a private path, symbol or field may change in any release the caret
-    // ranges let in. scripts/check-public-ground.ts checks the same on dist/, bundled code included.
+    // Public ground (docs/decisions/0004-public-ground.md): src/ here; `npm run check:ground` holds
+    // dist/ to the same rules (eslint.dist.config.js), bundled code and declarations included.
     files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['undici/*', 'ky/*', 'zod/v4/core/*'],
-              message: "A file of the package, not its public API: import from what its package.json 'exports' offers.",
-            },
-          ],
-        },
-      ],
-      'no-restricted-syntax': ['error', ...privateGround()],
-    },
+    rules: publicGround(),
   },
   {
     // The test runner itself uses these (a worker died on 'process.nextTick is not a function'
@@ -57,46 +45,42 @@ export default tseslint.config(
   prettier,
 );
 
-/** Selectors for reaching past a dependency's or the runtime's public API, each with why it is refused. */
-function privateGround() {
-  const deepPath = '/^(undici|ky|zod\\u002Fv4\\u002Fcore)\\u002F/';
-  return [
-    {
-      // A specifier handed to a loader (`load('undici/lib/...')`) escapes no-restricted-imports,
-      // which reports the import and export statements.
-      selector: `Literal[value=${deepPath}]:not(ImportDeclaration > Literal, ExportNamedDeclaration > Literal, ExportAllDeclaration > Literal)`,
-      message: "A dependency's file path, not its public API: use what its package.json 'exports' offers.",
-    },
-    {
-      selector:
-        "CallExpression[callee.object.name='Symbol'][callee.property.name='for'][arguments.0.value=/^undici\\./]",
-      message: "undici's private symbols are not its API and change between releases: use undici's exports.",
-    },
-    {
-      selector:
-        "CallExpression[callee.object.name='Symbol'][callee.property.name='for'] > TemplateLiteral.arguments > TemplateElement:first-child[value.raw=/^undici\\./]",
-      message: "undici's private symbols are not its API and change between releases: use undici's exports.",
-    },
-    {
-      selector:
-        "MemberExpression[object.object.name='Function'][object.property.name='prototype'][property.name='toString']",
-      message: "A function's source is no API: what it reads changes with the runtime's version.",
-    },
-    {
-      selector: "CallExpression[callee.object.name='Object'][callee.property.name='getOwnPropertySymbols']",
-      message: "Another object's symbol-keyed fields are its private state: use what its API offers.",
-    },
-    {
-      selector: "MemberExpression[property.name='_zod']",
-      message: "zod's _zod is internal: use zod/mini's functions and a schema's def.",
-    },
-    {
-      selector:
-        "MemberExpression[property.name='init'][object.property.name=/^\\$?Zod/], MemberExpression[property.name='init'][object.name=/^\\$?Zod/], Identifier[name='$ZodObjectJIT']",
-      message:
-        "A zod class's init and its compiled object parser are internal: build schemas with zod/mini's functions.",
-    },
-  ];
+/**
+ * The rules of public ground: dependencies and the runtime only through their documented,
+ * exported API, since a private path, symbol or field may change in any release the caret
+ * ranges let in. Each selector is written for source and for built code alike.
+ */
+export function publicGround() {
+  const { dependencies, peerDependencies } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8'));
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The subpaths lunas imports, each offered by its package's `exports`; any other is a file of the package.
+  const offered = ['zod/mini', 'zod/v4/core', '@modelcontextprotocol/server/stdio'].map(escaped).join('|');
+  const packages = Object.keys({ ...dependencies, ...peerDependencies })
+    .map(escaped)
+    .join('|');
+  // Their subpaths but those offered, `/` spelt \u002F: esquery ends a regular expression at its first `/`.
+  const deepPath = `/${`^(?!(?:${offered})$)(?:${packages})/`.replaceAll('/', '\\u002F')}/`;
+  const zodClass = '/^\\$?Zod/';
+  const undiciSymbol = "[callee.object.name='Symbol'][callee.property.name='for']";
+  const refused = {
+    // Any string: an import, an export, `import()`, `require`, a declaration's `import('…')` type,
+    // or a specifier handed to a loader (`load('undici/lib/…')`).
+    [`Literal[value=${deepPath}], TemplateLiteral > TemplateElement:first-child[value.raw=${deepPath}]`]:
+      "A dependency's file path, not its public API: use what its package.json 'exports' offers.",
+    [`CallExpression${undiciSymbol}[arguments.0.value=/^undici\\./], CallExpression${undiciSymbol} > TemplateLiteral.arguments > TemplateElement:first-child[value.raw=/^undici\\./]`]:
+      "undici's private symbols are not its API and change between releases: use undici's exports.",
+    [`MemberExpression[object.object.name='Function'][object.property.name='prototype'][property.name='toString'], MemberExpression[property.name='call'][object.property.name='toString']:not([object.object.property.name='prototype'][object.object.object.name=/^(Object|Function)$/])`]:
+      "A function's source is no API: what it reads changes with the runtime's version.",
+    "CallExpression[callee.object.name='Object'][callee.property.name='getOwnPropertySymbols']":
+      "Another object's symbol-keyed fields are its private state: use what its API offers.",
+    "MemberExpression[property.name='_zod'], TSQualifiedName[right.name='_zod']":
+      "zod's _zod is internal: use zod/mini's functions and a schema's def.",
+    [`MemberExpression[property.name='init'][object.property.name=${zodClass}], MemberExpression[property.name='init'][object.name=${zodClass}], TSQualifiedName[right.name='init'][left.right.name=${zodClass}], TSQualifiedName[right.name='init'][left.name=${zodClass}], Identifier[name='$ZodObjectJIT']`]:
+      "A zod class's init and its compiled object parser are internal: build schemas with zod/mini's functions.",
+  };
+  return {
+    'no-restricted-syntax': ['error', ...Object.entries(refused).map(([selector, message]) => ({ selector, message }))],
+  };
 }
 
 /** Selectors for a replaced process, timer or clock, in each way a test could replace one. */

@@ -63,7 +63,7 @@ fi
 
 echo "== build, public ground and tests on them"
 npm run build
-npx tsx scripts/check-public-ground.ts
+npm run check:ground
 npx vitest run test/unit test/e2e
 
 cd "$ROOT"
