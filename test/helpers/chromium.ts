@@ -1,7 +1,7 @@
 // Debian's Chromium (or the binary CHROMIUM names) driven by playwright-core,
 // which never downloads a browser: for the browser tests and
 // scripts/screenshot-reference.ts. An empty CHROMIUM counts as unset, as
-// `${CHROMIUM:-…}` in runtime-matrix.sh: handed to playwright, '' would send it
+// `${CHROMIUM:-…}` in test/runtimes/run.sh: handed to playwright, '' would send it
 // looking for a browser of its own download.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
