@@ -1,14 +1,12 @@
-// Pack-contents gate: what `npm pack` would ship must be only dist/, the source
-// (src/**/*.ts: api.md and the guides link to it, the source maps name it, and
-// there is no public repository to link to yet; and its folders' README.md), the guides (docs/*.md, not the
-// built reference in docs/api/) and their images (docs/images/*.png), the examples (examples/*.ts), README.md,
-// llms.txt, CHANGELOG.md, SECURITY.md, api.md, LICENSE and package.json, with every entry
-// point present, no test or other file, no source map pointing at a file that is
-// neither packed nor embedded in the map (`sourcesContent`), and nothing that looks
-// like a secret, and no relative link in the declarations' TSDoc or api.md's hrefs to
-// a file not packed.
-// package.json's `repository`, `homepage` and `bugs` are all absent (no public URL
-// yet) or all present and naming one repository.
+// Pack-contents gate, on what `npm pack` would ship: only dist/, the source (src/**/*.ts: api.md
+// and the guides link to it, the source maps name it, and there is no public repository to link
+// to yet; and its folders' README.md), the guides (docs/*.md, not the built reference in
+// docs/api/) and their images, the examples, and the top-level files below, each present; no
+// test or other file; no source map pointing at a file neither packed nor embedded
+// (`sourcesContent`); nothing that looks like a secret; no relative link in the declarations'
+// TSDoc or api.md's hrefs to a file not packed; package.json's `repository`, `homepage` and
+// `bugs` all absent (no public URL yet) or all naming one repository. That each file
+// package.json points at is packed, publint and attw check (scripts/check-package.sh).
 // Run after `npm run build`: npm run check:pack
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -83,26 +81,8 @@ for (const file of files.filter((name) => name.startsWith('examples/'))) {
   }
 }
 
-// Every file package.json points at is packed.
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
-const targets = new Set<string>();
-const collect = (value: unknown): void => {
-  if (typeof value === 'string') targets.add(path.posix.normalize(value));
-  else if (Array.isArray(value)) value.forEach(collect);
-  else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
-};
-for (const field of ['main', 'module', 'types', 'typings', 'exports', 'bin', 'typesVersions']) collect(manifest[field]);
-for (const target of targets) {
-  if (target.includes('*')) continue;
-  if (!packed.has(target)) problem(`package.json points at ${target}, which is not packed`);
-}
 checkRepositoryFields(manifest);
-for (const bin of Object.values((manifest.bin ?? {}) as Record<string, string>)) {
-  const file = path.posix.normalize(bin);
-  if (packed.has(file) && !readFileSync(path.join(root, file), 'utf8').startsWith('#!/usr/bin/env node\n')) {
-    problem(`${file}: a bin must start with #!/usr/bin/env node`);
-  }
-}
 
 // Source maps: every source is packed or embedded; no absolute build-machine paths;
 // every sourceMappingURL names a packed map.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Package quality gate, on the tarball `npm publish` would upload:
-#   publint --strict   package.json fields, exports, bin and files agree with what is packed
+#   publint --strict   package.json fields, exports, bin and files agree with what is packed:
+#                      each file they name is in the tarball, a bin starts with its shebang
 #   attw               "Are the types wrong?": types resolve, and as the right module format,
 #                      for every entry point under node10,
 #                      node16 (from CJS and from ESM) and bundler resolution
