@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { sampleBlocks } from './samples/blocks.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GUIDE = 'CONTRIBUTING.md';
@@ -29,36 +30,27 @@ interface Block {
   lines: Line[];
 }
 
-/** The ts blocks of the recipe's section, each with its guide lines. */
+/** The ts blocks of the recipe's section (fences read as check-samples.ts reads them), each with its guide lines. */
 function recipeBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const start = lines.indexOf(SECTION);
   if (start < 0) fail(`${GUIDE} has no "${SECTION}" section`);
-  const blocks: Block[] = [];
-  let block: Block | undefined;
-  let opened = false;
-  for (let index = start + 1; index < lines.length && !lines[index]!.startsWith('## '); index++) {
-    const line = lines[index]!;
-    if (block === undefined && !opened) {
-      opened = line === '```ts';
-      continue;
-    }
-    if (opened) {
-      const match = BLOCK_START.exec(line);
-      if (match === null)
-        fail(
-          `${GUIDE}:${index + 1}: a ts block starts with where it belongs: // src/resources/refunds.ts (a new file) ` +
-            'or // src/testing/service/routes.ts, after: <a line of that file>',
-        );
-      block = { name: match[1]!, after: match[2], lines: [] };
-      blocks.push(block);
-      opened = false;
-    }
-    if (line === '```') block = undefined;
-    else block!.lines.push({ text: line, from: { guide: index } });
-  }
-  if (blocks.length === 0) fail(`${GUIDE}'s "${SECTION}" section has no \`\`\`ts block`);
-  return blocks;
+  const next = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+  const inSection = sampleBlocks(GUIDE, markdown).blocks.filter(
+    ({ kind, fenceLine }) => kind === 'ts' && fenceLine > start && (next < 0 || fenceLine <= next),
+  );
+  if (inSection.length === 0) fail(`${GUIDE}'s "${SECTION}" section has no \`\`\`ts block`);
+  return inSection.map(({ fenceLine, lines: code }) => {
+    const match = BLOCK_START.exec(code[0] ?? '');
+    if (match === null)
+      fail(
+        `${GUIDE}:${fenceLine + 1}: a ts block starts with where it belongs: // src/resources/refunds.ts (a new file) ` +
+          'or // src/testing/service/routes.ts, after: <a line of that file>',
+      );
+    // Line `i` of a block is the guide's line `fenceLine + 1 + i`, 0-based here.
+    const guideLines = code.map((text, index) => ({ text, from: { guide: fenceLine + index } }));
+    return { name: match[1]!, after: match[2], lines: guideLines };
+  });
 }
 
 /** Each file the recipe writes or changes, line by line, with where each line comes from. */
