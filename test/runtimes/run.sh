@@ -11,6 +11,7 @@
 #   browser-*.mjs     a page, a dedicated and a shared Web Worker in headless Chromium (Debian's,
 #                     which .ci/run installs; $CHROMIUM names another) each refused a client
 #                     without dangerouslyAllowBrowser
+# and the lunas-sandbox bin answers --help.
 #
 #   npm run build && npm run test:runtimes
 #
