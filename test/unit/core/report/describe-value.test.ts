@@ -10,7 +10,7 @@ import {
   describeKind,
   describeValue,
   withArticle,
-} from '../../src/core/report/describe-value.js';
+} from '../../../../src/core/report/describe-value.js';
 
 describe('describeValue and describeGiven', () => {
   it('quote strings cut to 40 code points, and name other values by value or kind', () => {

@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Queue } from '../../src/core/call/retry-loop.js';
+import { Queue } from '../../../../src/core/call/retry-loop.js';
 
 const run = promisify(execFile);
 
@@ -19,8 +19,8 @@ const run = promisify(execFile);
  * returns its last line as JSON. A script that never ends rejects once killed.
  */
 async function inFreshProcess(script: string, budgetMs: number): Promise<unknown> {
-  const sdk = new URL('../../src/index.ts', import.meta.url).href;
-  const queue = new URL('../../src/core/call/retry-loop.ts', import.meta.url).href;
+  const sdk = new URL('../../../../src/index.ts', import.meta.url).href;
+  const queue = new URL('../../../../src/core/call/retry-loop.ts', import.meta.url).href;
   const prelude = `const SDK = ${JSON.stringify(sdk)};\nconst QUEUE = ${JSON.stringify(queue)};\n`;
   const args = ['--import', 'tsx', '--input-type=module', '-e', prelude + script];
   const { stdout } = await run(process.execPath, args, {

@@ -16,8 +16,8 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import nock from 'nock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, Client } from '../../src/index.js';
-import { chargeJson } from '../helpers/fixtures.js';
+import { APIConnectionError, Client } from '../../../../src/index.js';
+import { chargeJson } from '../../../helpers/fixtures.js';
 
 const run = promisify(execFile);
 const API_KEY = 'sk_test_merchant_mocks';
@@ -97,7 +97,7 @@ describe('msw, as a merchant’s test suite sets it up', () => {
 
   it('intercepts a process that set msw up before it imported lunas', async () => {
     const real = await origin();
-    const sdk = new URL('../../src/index.ts', import.meta.url).href;
+    const sdk = new URL('../../../../src/index.ts', import.meta.url).href;
     // The order a merchant's vitest setup file gives: msw listening first, lunas imported by the code under test.
     const script = `
       const { http, HttpResponse } = await import('msw');
@@ -116,7 +116,7 @@ describe('msw, as a merchant’s test suite sets it up', () => {
       console.log(JSON.stringify({ hits, ids }));`;
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
-      cwd: new URL('../..', import.meta.url).pathname,
+      cwd: new URL('../../../..', import.meta.url).pathname,
     });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ hits: 3, ids: ['ch_1', 'ch_1', 'ch_1'] });
     expect(real.reached).toEqual([]);

@@ -6,11 +6,11 @@ import {
   LunasError,
   RequestValidationError,
   type TransferCreateParams,
-} from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { ISO_UTC } from '../helpers/formats.js';
-import { BASE_URL, chargeJson, createdChargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { countRequests } from '../helpers/requests.js';
+} from '../../../../src/index.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { ISO_UTC } from '../../../helpers/formats.js';
+import { BASE_URL, chargeJson, createdChargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import { countRequests } from '../../../helpers/requests.js';
 
 /** What a field's messages must contain: an exact message, a pattern, or just "some message". */
 type Expected = string | RegExp | 'any';

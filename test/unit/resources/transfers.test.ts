@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { Page, ResponseValidationError } from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { collect, serveList } from '../helpers/pages.js';
-import { API_KEY, BASE_URL, success, transferJson } from '../helpers/fixtures.js';
-import { capture } from '../helpers/requests.js';
+import { Page, ResponseValidationError } from '../../../src/index.js';
+import { makeClient, server } from '../../helpers/msw.js';
+import { collect, serveList } from '../../helpers/pages.js';
+import { API_KEY, BASE_URL, success, transferJson } from '../../helpers/fixtures.js';
+import { capture } from '../../helpers/requests.js';
 
 const TRANSFERS = `${BASE_URL}/v1/transfers`;
 

@@ -21,11 +21,11 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { instrumentLunas } from 'lunas-sdk/otel';
-import { ATTEMPT_CHANNEL, LunasError, OPERATION_CHANNEL } from '../../src/index.js';
-import { makeClient } from '../helpers/msw.js';
-import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
-import { CHARGE_ID, chargeJson, success } from '../helpers/fixtures.js';
-import { thrown } from '../helpers/rejection.js';
+import { ATTEMPT_CHANNEL, LunasError, OPERATION_CHANNEL } from '../../../src/index.js';
+import { makeClient } from '../../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route } from '../../helpers/requests.js';
+import { CHARGE_ID, chargeJson, success } from '../../helpers/fixtures.js';
+import { thrown } from '../../helpers/rejection.js';
 
 const stops: (() => void)[] = [];
 afterEach(() => {

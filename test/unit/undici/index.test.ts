@@ -27,11 +27,11 @@ import {
   type ClientOptions,
   getResponseInfo,
   ResponseBodyError,
-} from '../../src/index.js';
-import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/call/attempt.js';
-import { undiciFetch } from '../../src/undici/index.js';
-import { startSandbox } from '../../src/testing/index.js';
-import { chargeJson } from '../helpers/fixtures.js';
+} from '../../../src/index.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../../src/core/call/attempt.js';
+import { undiciFetch } from '../../../src/undici/index.js';
+import { startSandbox } from '../../../src/testing/index.js';
+import { chargeJson } from '../../helpers/fixtures.js';
 
 const run = promisify(execFile);
 
@@ -126,8 +126,8 @@ const failure = (promise: Promise<unknown>) =>
  * `UNDICI`) in a fresh Node.js process and returns its last line as JSON.
  */
 async function fresh(script: string, env: Record<string, string> = {}): Promise<unknown> {
-  const sdk = new URL('../../src/index.ts', import.meta.url).href;
-  const undici = new URL('../../src/undici/index.ts', import.meta.url).href;
+  const sdk = new URL('../../../src/index.ts', import.meta.url).href;
+  const undici = new URL('../../../src/undici/index.ts', import.meta.url).href;
   const { stdout } = await run(
     process.execPath,
     [

@@ -5,7 +5,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, InternalServerError, NotFoundError } from '../../src/index.js';
+import { BadRequestError, InternalServerError, NotFoundError } from '../../../../src/index.js';
 import {
   errorEnvelope,
   failEnvelope,
@@ -13,10 +13,10 @@ import {
   fakeTransfer,
   pageEnvelope,
   successEnvelope,
-} from '../../src/testing/index.js';
-import { BASE_URL } from '../helpers/fixtures.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { rejection } from '../helpers/rejection.js';
+} from '../../../../src/testing/index.js';
+import { BASE_URL } from '../../../helpers/fixtures.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { rejection } from '../../../helpers/rejection.js';
 
 function serveCharge(body: unknown, status = 200): void {
   server.use(http.get(`${BASE_URL}/v1/payments/charges/:id`, () => HttpResponse.json(body as never, { status })));

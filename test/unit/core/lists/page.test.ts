@@ -9,13 +9,13 @@ import {
   Page,
   PagePromise,
   ResponseValidationError,
-} from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { collect, makeItems, type SeenListRequest, serveList } from '../helpers/pages.js';
-import { walkAll, watchUnhandledRejections } from '../helpers/recorders.js';
-import { seeRequest } from '../helpers/seen-request.js';
-import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
-import { sleep } from '../helpers/waiting.js';
+} from '../../../../src/index.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { collect, makeItems, type SeenListRequest, serveList } from '../../../helpers/pages.js';
+import { walkAll, watchUnhandledRejections } from '../../../helpers/recorders.js';
+import { seeRequest } from '../../../helpers/seen-request.js';
+import { BASE_URL, chargeJson, transferJson } from '../../../helpers/fixtures.js';
+import { sleep } from '../../../helpers/waiting.js';
 
 const PAYOUTS = '/v1/payouts';
 const CHARGES = '/v1/payments/charges';

@@ -20,8 +20,8 @@ import {
   RequestValidationError,
   ResponseValidationError,
   UnprocessableEntityError,
-} from '../../src/index.js';
-import { makeClient } from '../helpers/msw.js';
+} from '../../../../src/index.js';
+import { makeClient } from '../../../helpers/msw.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
@@ -30,9 +30,9 @@ import {
   textReply,
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
-} from '../helpers/requests.js';
-import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+} from '../../../helpers/requests.js';
+import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
 
 /** A client that never retries, so each test sees one response. */
 const client = () => makeClient({ maxRetries: 0 });

@@ -5,12 +5,12 @@
  */
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { type Client, InternalServerError, RequestValidationError, type ResponseEvent } from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { collect, makeItems, serveList } from '../helpers/pages.js';
-import { BASE_URL, chargeJson, transferJson } from '../helpers/fixtures.js';
-import { sleep } from '../helpers/waiting.js';
-import { countRequests } from '../helpers/requests.js';
+import { type Client, InternalServerError, RequestValidationError, type ResponseEvent } from '../../../../src/index.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { collect, makeItems, serveList } from '../../../helpers/pages.js';
+import { BASE_URL, chargeJson, transferJson } from '../../../helpers/fixtures.js';
+import { sleep } from '../../../helpers/waiting.js';
+import { countRequests } from '../../../helpers/requests.js';
 
 const PAYOUTS = '/v1/payouts';
 

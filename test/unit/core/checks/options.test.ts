@@ -4,11 +4,11 @@
  * options checked (one shared result for a call given none).
  */
 import { describe, expect, it } from 'vitest';
-import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../src/core/checks/options.js';
-import { Client, LunasError, RequestValidationError } from '../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson } from '../helpers/fixtures.js';
-import { thrown } from '../helpers/rejection.js';
-import { successResponse, wireClient } from '../helpers/wire.js';
+import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../../../src/core/checks/options.js';
+import { Client, LunasError, RequestValidationError } from '../../../../src/index.js';
+import { API_KEY, BASE_URL, chargeJson } from '../../../helpers/fixtures.js';
+import { thrown } from '../../../helpers/rejection.js';
+import { successResponse, wireClient } from '../../../helpers/wire.js';
 
 describe('resolveClientSettings', () => {
   it('applies the defaults and drops a final /v1 from the base URL', () => {

@@ -1,9 +1,9 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { normalizeMoney } from '../../src/shared/money.js';
-import { ResponseValidationError } from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { BASE_URL, chargeJson, success } from '../helpers/fixtures.js';
+import { normalizeMoney } from '../../../src/shared/money.js';
+import { ResponseValidationError } from '../../../src/index.js';
+import { makeClient, server } from '../../helpers/msw.js';
+import { BASE_URL, chargeJson, success } from '../../helpers/fixtures.js';
 
 describe('normalizeMoney', () => {
   it.each([

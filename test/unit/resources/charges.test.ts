@@ -1,11 +1,11 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { LunasError, Page, RequestValidationError, ResponseValidationError } from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { ISO_UTC } from '../helpers/formats.js';
-import { API_KEY, BASE_URL, chargeJson, success } from '../helpers/fixtures.js';
-import { capture, countRequests } from '../helpers/requests.js';
-import { successResponse, wireClient } from '../helpers/wire.js';
+import { LunasError, Page, RequestValidationError, ResponseValidationError } from '../../../src/index.js';
+import { makeClient, server } from '../../helpers/msw.js';
+import { ISO_UTC } from '../../helpers/formats.js';
+import { API_KEY, BASE_URL, chargeJson, success } from '../../helpers/fixtures.js';
+import { capture, countRequests } from '../../helpers/requests.js';
+import { successResponse, wireClient } from '../../helpers/wire.js';
 
 const CHARGES = `${BASE_URL}/v1/payments/charges`;
 

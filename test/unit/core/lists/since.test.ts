@@ -6,13 +6,13 @@
  * is not a time ends the walk with an error, never silently.
  */
 import { describe, expect, it } from 'vitest';
-import { type Client, LunasError, RequestValidationError, type SinceWalk } from '../../src/index.js';
-import { chargeJson, transferJson } from '../helpers/fixtures.js';
-import { makeClient } from '../helpers/msw.js';
-import { serveList } from '../helpers/pages.js';
-import { walkAll } from '../helpers/recorders.js';
-import { countRequests } from '../helpers/requests.js';
-import { rejection } from '../helpers/rejection.js';
+import { type Client, LunasError, RequestValidationError, type SinceWalk } from '../../../../src/index.js';
+import { chargeJson, transferJson } from '../../../helpers/fixtures.js';
+import { makeClient } from '../../../helpers/msw.js';
+import { serveList } from '../../../helpers/pages.js';
+import { walkAll } from '../../../helpers/recorders.js';
+import { countRequests } from '../../../helpers/requests.js';
+import { rejection } from '../../../helpers/rejection.js';
 
 const NEWEST = Date.parse('2026-11-23T12:00:00Z');
 /** Item `i` is created `i` minutes before {@link NEWEST}. */

@@ -22,18 +22,18 @@ import {
   RequestValidationError,
   ResponseValidationError,
   UnprocessableEntityError,
-} from '../../src/index.js';
+} from '../../../../src/index.js';
 import {
   backoffDelay,
   isRetryable,
   MAX_RETRY_AFTER_MS,
   retryDelay,
   serverRequestedDelay,
-} from '../../src/core/call/retry-policy.js';
-import { makeClient } from '../helpers/msw.js';
-import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+} from '../../../../src/core/call/retry-policy.js';
+import { makeClient } from '../../../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../../helpers/requests.js';
+import { CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

@@ -5,16 +5,16 @@
  * dynamic imports gives two module instances, each with its own classes.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import '../helpers/msw.js';
-import { CHARGE_PATH, jsonReply, route } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
+import '../../../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route } from '../../../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
 
-type Lunas = typeof import('../../src/index.js');
+type Lunas = typeof import('../../../../src/index.js');
 
 async function loadCopy(): Promise<Lunas> {
   vi.resetModules();
-  return import('../../src/index.js');
+  return import('../../../../src/index.js');
 }
 
 let first: Lunas;

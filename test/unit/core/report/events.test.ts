@@ -22,15 +22,15 @@ import {
   RequestValidationError,
   type ResponseEvent,
   ResponseValidationError,
-} from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { makeItems, serveList } from '../helpers/pages.js';
-import { type RecordedEvent, recordEvents, responseEvents, watchUnhandledRejections } from '../helpers/recorders.js';
-import { CHARGE_PATH, countRequests, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
-import { sleep } from '../helpers/waiting.js';
-import { UUID_V4 } from '../helpers/formats.js';
+} from '../../../../src/index.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { makeItems, serveList } from '../../../helpers/pages.js';
+import { type RecordedEvent, recordEvents, responseEvents, watchUnhandledRejections } from '../../../helpers/recorders.js';
+import { CHARGE_PATH, countRequests, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
+import { sleep } from '../../../helpers/waiting.js';
+import { UUID_V4 } from '../../../helpers/formats.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

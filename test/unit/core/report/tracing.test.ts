@@ -22,9 +22,9 @@ import {
   OPERATION_CHANNEL,
   type OperationContext,
   RequestValidationError,
-} from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { makeItems, serveList } from '../helpers/pages.js';
+} from '../../../../src/index.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { makeItems, serveList } from '../../../helpers/pages.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
@@ -33,7 +33,7 @@ import {
   route,
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
-} from '../helpers/requests.js';
+} from '../../../helpers/requests.js';
 import {
   API_KEY,
   BASE_URL,
@@ -43,10 +43,10 @@ import {
   listPage,
   success,
   transferJson,
-} from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
-import { recordTracing } from '../helpers/tracing.js';
-import { UUID_V4 } from '../helpers/formats.js';
+} from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
+import { recordTracing } from '../../../helpers/tracing.js';
+import { UUID_V4 } from '../../../helpers/formats.js';
 
 /** Answered at once when a retry is asked for. */
 const NO_WAIT = { 'retry-after-ms': '0' };

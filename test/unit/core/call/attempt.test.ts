@@ -7,13 +7,13 @@
 import { Readable } from 'node:stream';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, LunasError, ResponseBodyError, type ResponseEvent } from '../../src/index.js';
-import { MAX_RESPONSE_BODY_BYTES } from '../../src/core/call/attempt.js';
-import { makeClient } from '../helpers/msw.js';
-import { CHARGE_PATH, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../helpers/requests.js';
-import { API_KEY, chargeJson, success, transferJson } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
-import { sleep } from '../helpers/waiting.js';
+import { APIConnectionError, LunasError, ResponseBodyError, type ResponseEvent } from '../../../../src/index.js';
+import { MAX_RESPONSE_BODY_BYTES } from '../../../../src/core/call/attempt.js';
+import { makeClient } from '../../../helpers/msw.js';
+import { CHARGE_PATH, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../../helpers/requests.js';
+import { API_KEY, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
+import { sleep } from '../../../helpers/waiting.js';
 
 const MiB = 1024 * 1024;
 const NO_WAIT = { 'retry-after-ms': '0', 'x-request-id': 'req_big' };

@@ -21,13 +21,13 @@ import {
   RequestValidationError,
   ResponseValidationError,
   type StandardSchema,
-} from '../../src/index.js';
-import { makeClient, server } from '../helpers/msw.js';
-import { countRequests, jsonReply, route, textReply } from '../helpers/requests.js';
-import { API_KEY, BASE_URL, success } from '../helpers/fixtures.js';
-import { rejection } from '../helpers/rejection.js';
-import { sleep } from '../helpers/waiting.js';
-import { UUID_V4 } from '../helpers/formats.js';
+} from '../../../../src/index.js';
+import { makeClient, server } from '../../../helpers/msw.js';
+import { countRequests, jsonReply, route, textReply } from '../../../helpers/requests.js';
+import { API_KEY, BASE_URL, success } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
+import { sleep } from '../../../helpers/waiting.js';
+import { UUID_V4 } from '../../../helpers/formats.js';
 
 const PAYOUTS = '/v1/payouts';
 const PAYOUT = { id: 'po_1', amount: '5000.00', status: 'paid', bank: { code: 'bca' } };

@@ -5,10 +5,10 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { API_KEY, chargeJson } from '../helpers/fixtures.js';
-import { makeClient } from '../helpers/msw.js';
-import { serveList } from '../helpers/pages.js';
-import { countRequests } from '../helpers/requests.js';
+import { API_KEY, chargeJson } from '../../../helpers/fixtures.js';
+import { makeClient } from '../../../helpers/msw.js';
+import { serveList } from '../../../helpers/pages.js';
+import { countRequests } from '../../../helpers/requests.js';
 
 describe('util.inspect of a list', () => {
   it('a PagePromise names its class, request, page and page size, and sends nothing', () => {
