@@ -5,17 +5,68 @@
  * body that breaks off is a ResponseBodyError too, never a connection error.
  */
 import { Readable } from 'node:stream';
-import { HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
-import { APIConnectionError, LunasError, ResponseBodyError, type ResponseEvent } from '../../../../src/index.js';
+import { HttpResponse, delay } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { revoked } from '../../../helpers/hostile.js';
+import {
+  APIConnectionError,
+  LunasError,
+  ResponseBodyError,
+  type ResponseEvent,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  getResponseInfo,
+  RequestValidationError,
+  type ClientOptions,
+  Client,
+} from '../../../../src/index.js';
 import { MAX_RESPONSE_BODY_BYTES } from '../../../../src/core/call/attempt.js';
 import { makeClient } from '../../../helpers/msw.js';
-import { CHARGE_PATH, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../../helpers/requests.js';
-import { API_KEY, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import {
+  CHARGE_PATH,
+  route,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+  CHARGES_PATH,
+  jsonReply,
+} from '../../../helpers/requests.js';
+import { API_KEY, chargeJson, success, transferJson, CHARGE_ID, BASE_URL } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
 import { sleep } from '../../../helpers/waiting.js';
+import { getEventListeners } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  expectPairedEvents,
+  recordEvents,
+  responseEvents,
+  failOnUnhandledRejections,
+} from '../../../helpers/recorders.js';
 
 const MiB = 1024 * 1024;
+/** The real fetch: msw patches the global one only when its server starts listening, in beforeAll. */
+const unmockedFetch = globalThis.fetch;
+const unavailable = () => jsonReply(503, { status: 'error', message: 'try later' }, { 'retry-after-ms': '0' });
+
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+}
+
+/** Tracks whether a promise has settled, without leaving a rejection unhandled. */
+function track<T>(promise: Promise<T>) {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  const done = promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return { state, done };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 const NO_WAIT = { 'retry-after-ms': '0', 'x-request-id': 'req_big' };
 
 /** An endless body of 64 KiB chunks; `pulled()` says how many bytes were asked for. */
@@ -188,5 +239,442 @@ describe('bodies that are not web streams (a custom fetch)', () => {
       ResponseBodyError,
     );
     expect(over.reason).toBe('too-large');
+  });
+});
+
+/**
+ * A real loopback server that never answers, or stops after the headers and
+ * the start of a body (msw has no sockets and does not propagate an abort into
+ * a mocked body), with a promise per connection that settles when it closes.
+ */
+async function stallingServer(sendHeaders: boolean, options: ClientOptions = {}) {
+  const closed: Promise<void>[] = [];
+  const server = createServer((_request, response) => {
+    if (!sendHeaders) return; // never answers
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"status":"success","data":'); // the rest never comes
+  });
+  // Each connection as it is accepted, not as its request is read: on a loaded machine a deadline
+  // may pass between the two, and the connection must close all the same.
+  server.on('connection', (socket) => closed.push(new Promise((resolve) => socket.once('close', () => resolve()))));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0, ...options });
+  const stop = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { client, closed, stop };
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true as const), late]);
+  clearTimeout(timer);
+  return settled;
+}
+
+describe('timeouts', () => {
+  it('an attempt slower than timeout is retried, and the next attempt can succeed', async () => {
+    useFakeClock();
+    const seen = route('POST', TRANSFERS_PATH, async (attempt) => {
+      if (attempt === 1) await delay(5000);
+      return jsonReply(200, success(transferJson()));
+    });
+    const call = track(makeClient({ timeout: 1000 }).transfers.create(TRANSFER_PARAMS));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(seen).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(5000);
+    await call.done;
+
+    expect(call.state.error).toBeUndefined();
+    expect(call.state.value?.id).toBe('tr_123');
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers.get('idempotency-key')).toBe(seen[0]!.headers.get('idempotency-key'));
+    // The timeout fired at 1 s, then the first backoff (0.375 to 0.5 s).
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1375);
+    expect(seen[1]!.at - seen[0]!.at).toBeLessThanOrEqual(1500);
+    expect(getResponseInfo(call.state.value!)?.attempts).toBe(2);
+  });
+
+  it('always too slow: APIConnectionTimeoutError after maxRetries + 1 attempts', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(10_000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const outcome = rejection(makeClient({ timeout: 1000, maxRetries: 2 }).charges.retrieve(CHARGE_ID));
+    await vi.advanceTimersByTimeAsync(20_000);
+    const error = await outcome;
+
+    expect(seen).toHaveLength(3);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toBeInstanceOf(LunasError);
+    expect(error).not.toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).message).toContain('1000 ms');
+    expect((error as Error).message).toContain('3 attempts');
+  });
+
+  it('a per-call timeout overrides the client timeout', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(1000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const call = track(makeClient({ timeout: 30_000, maxRetries: 0 }).charges.retrieve(CHARGE_ID, { timeout: 200 }));
+    await vi.advanceTimersByTimeAsync(199);
+    expect(call.state.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await call.done;
+    expect(call.state.error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((call.state.error as Error).message).toContain('200 ms');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a longer per-call timeout lets a slow answer through', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(500);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const call = track(makeClient({ timeout: 100, maxRetries: 0 }).charges.retrieve(CHARGE_ID, { timeout: 2000 }));
+    await vi.advanceTimersByTimeAsync(600);
+    await call.done;
+    expect(call.state.error).toBeUndefined();
+    expect(call.state.value?.id).toBe('ch_123');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('the timeout is per attempt, not per call', async () => {
+    useFakeClock();
+    // Each attempt takes 800 ms against a 1 s timeout: three of them exceed 1 s in total but none times out.
+    const seen = route('GET', CHARGE_PATH, async (attempt) => {
+      await delay(800);
+      return attempt < 3 ? unavailable() : jsonReply(200, success(chargeJson()));
+    });
+    const call = track(makeClient({ timeout: 1000 }).charges.retrieve(CHARGE_ID));
+    await vi.advanceTimersByTimeAsync(5000);
+    await call.done;
+    expect(call.state.error).toBeUndefined();
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a malformed per-call timeout is refused before sending', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    for (const timeout of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      const error = await rejection(makeClient().charges.retrieve(CHARGE_ID, { timeout }));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['timeout']);
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('times out with real timers too', async () => {
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(3000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const started = Date.now();
+    const error = await rejection(makeClient({ timeout: 50, maxRetries: 0 }).charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a custom fetch is handed, in its options, the signal that the timeout and the caller abort', async () => {
+    const signals: AbortSignal[] = [];
+    // Answers only when its options' signal aborts, as a fetch honouring it does.
+    const fetchUntilAborted = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const signal = init!.signal!;
+      signals.push(signal);
+      return new Promise<Response>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+      );
+    }) as typeof fetch;
+    const client = makeClient({ fetch: fetchUntilAborted, timeout: 50, maxRetries: 0 });
+
+    const timedOut = await rejection(client.charges.retrieve(CHARGE_ID));
+    const controller = new AbortController();
+    const call = rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal, timeout: 60_000 }));
+    await sleep(20);
+    controller.abort();
+    const aborted = await call;
+
+    expect(timedOut).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(aborted).toBeInstanceOf(APIUserAbortError);
+    expect(signals).toHaveLength(2);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
+  it('covers reading the body: a body that stalls after the headers times out', async () => {
+    const { client, stop } = await stallingServer(true, { timeout: 200 });
+    try {
+      const started = Date.now();
+      const error = await rejection(client.charges.retrieve(CHARGE_ID));
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('what a timeout or an abort leaves open', () => {
+  for (const [phase, sendHeaders] of [
+    ['waiting for the headers', false],
+    ['reading the body', true],
+  ] as const) {
+    for (const withSignal of [false, true]) {
+      it(`a timeout while ${phase} closes the connection${withSignal ? ', with a caller signal that never aborts' : ''}`, async () => {
+        const { client, closed, stop } = await stallingServer(sendHeaders);
+        try {
+          const signal = withSignal ? new AbortController().signal : undefined;
+          // Long enough for the connection to be accepted on a loaded machine: what is tested is its close.
+          const error = await rejection(client.charges.retrieve(CHARGE_ID, { timeout: 1_000, signal }));
+          expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+          expect(closed).toHaveLength(1);
+          expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
+        } finally {
+          stop();
+        }
+      });
+    }
+
+    it(`the caller's abort while ${phase} closes the connection`, async () => {
+      const { client, closed, stop } = await stallingServer(sendHeaders);
+      try {
+        const controller = new AbortController();
+        const call = rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+        // Aborted once the server holds the connection (and, on the body's turn, has had time to start it).
+        await expect.poll(() => closed.length).toBe(1);
+        await sleep(150);
+        controller.abort();
+        const error = await call;
+        expect(error).toBeInstanceOf(APIUserAbortError);
+        expect(closed).toHaveLength(1);
+        expect(await settlesWithin(closed[0]!, 1000)).toBe(true);
+      } finally {
+        stop();
+      }
+    });
+  }
+});
+
+describe('abort', () => {
+  it('a signal aborted before the call rejects with APIUserAbortError and sends nothing', async () => {
+    const one = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+    );
+    const signal = AbortSignal.abort();
+    const client = makeClient();
+
+    for (const call of [
+      client.charges.retrieve(CHARGE_ID, { signal }),
+      client.transfers.create(TRANSFER_PARAMS, { signal }),
+      client.charges.list({}, { signal }),
+    ]) {
+      const error = await rejection(call);
+      expect(error).toBeInstanceOf(APIUserAbortError);
+      expect(error).toBeInstanceOf(LunasError);
+      expect(error).not.toBeInstanceOf(APIConnectionError);
+    }
+    await sleep(20);
+    expect([one.length, post.length, list.length]).toEqual([0, 0, 0]);
+  });
+
+  it('aborting during a request rejects at once and is not retried', async () => {
+    useFakeClock();
+    const seen = route('POST', TRANSFERS_PATH, async () => {
+      await delay(10_000);
+      return jsonReply(200, success(transferJson()));
+    });
+    const controller = new AbortController();
+    const call = track(makeClient({ maxRetries: 3 }).transfers.create(TRANSFER_PARAMS, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen).toHaveLength(1);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    await call.done;
+
+    expect(call.state.error).toBeInstanceOf(APIUserAbortError);
+    expect(call.state.error).not.toBeInstanceOf(APIConnectionError);
+    expect((call.state.error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('aborting during a request, with real timers, rejects quickly', async () => {
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await delay(3000);
+      return jsonReply(200, success(chargeJson()));
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('aborting during the wait between retries rejects quickly, with no further attempt', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' }),
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS, { signal: controller.signal }));
+
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+    expect(seen).toHaveLength(1);
+  });
+
+  it('after an abort during the wait, the retry never happens', async () => {
+    useFakeClock();
+    const seen = route('GET', CHARGE_PATH, () =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '5000' }),
+    );
+    const controller = new AbortController();
+    const call = track(makeClient().charges.retrieve(CHARGE_ID, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(seen).toHaveLength(1);
+    expect(call.state.settled).toBe(false);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(call.state.error).toBeInstanceOf(APIUserAbortError);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a signal that never aborts changes nothing', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const charge = await makeClient().charges.retrieve(CHARGE_ID, { signal: new AbortController().signal });
+    expect(charge.id).toBe('ch_123');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a signal that is not an AbortSignal is refused before sending', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const error = await rejection(
+      makeClient().charges.retrieve(CHARGE_ID, { signal: { aborted: false } as unknown as AbortSignal }),
+    );
+    expect(error).toBeInstanceOf(LunasError);
+    expect(error).not.toBeInstanceOf(APIError);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('one AbortSignal shared by many calls', () => {
+  /** Process warnings emitted while `run` runs; Node emits them on a later tick, so this waits a little after. */
+  async function warningsDuring(run: () => Promise<void>): Promise<string[]> {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      await run();
+      await sleep(20);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    return warnings;
+  }
+
+  /** Answers only when the attempt is aborted: every call stays in flight until then. */
+  function hangUntilAborted(method: 'GET' | 'POST', path: string) {
+    return route(
+      method,
+      path,
+      (_attempt, request) =>
+        new Promise<Response>((resolve) =>
+          request.signal.addEventListener('abort', () => resolve(HttpResponse.error()), { once: true }),
+        ),
+    );
+  }
+
+  it('50 parallel calls print no MaxListenersExceededWarning, hold one listener, and all abort', async () => {
+    const seen = hangUntilAborted('GET', CHARGE_PATH);
+    const controller = new AbortController();
+    const client = makeClient();
+    let errors: unknown[] = [];
+    const warnings = await warningsDuring(async () => {
+      const calls = Array.from({ length: 50 }, () =>
+        rejection(client.charges.retrieve(CHARGE_ID, { signal: controller.signal })),
+      );
+      await vi.waitFor(() => expect(seen).toHaveLength(50));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort();
+      errors = await Promise.all(calls);
+    });
+    expect(warnings).toEqual([]);
+    expect(errors).toHaveLength(50);
+    for (const error of errors) expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('calls waiting to retry share the listener too, and an abort ends every wait', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () =>
+      jsonReply(503, { status: 'error', message: 'busy' }, { 'retry-after-ms': '30000' }),
+    );
+    const controller = new AbortController();
+    const client = makeClient();
+    let errors: unknown[] = [];
+    const warnings = await warningsDuring(async () => {
+      const calls = Array.from({ length: 20 }, () =>
+        rejection(client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal })),
+      );
+      await vi.waitFor(() => expect(seen).toHaveLength(20));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      controller.abort();
+      errors = await Promise.all(calls);
+    });
+    expect(warnings).toEqual([]);
+    for (const error of errors) expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(seen).toHaveLength(20);
+  });
+
+  it('leaves no listener on the signal after 1,000 calls, 100 at a time', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const signal = new AbortController().signal;
+    const client = makeClient();
+    const warnings = await warningsDuring(async () => {
+      for (let batch = 0; batch < 10; batch++) {
+        const charges = await Promise.all(
+          Array.from({ length: 100 }, () => client.charges.retrieve(CHARGE_ID, { signal })),
+        );
+        expect(charges).toHaveLength(100);
+      }
+    });
+    expect(warnings).toEqual([]);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('a custom fetch that does not return a Response', () => {
+  failOnUnhandledRejections();
+
+  it.each<[string, () => unknown]>([
+    ['undefined', () => undefined],
+    ['an empty object', () => ({})],
+    ['a string', () => 'ok'],
+    ['a rejection with a null-prototype object', () => Promise.reject(Object.create(null))],
+    ['a rejection with a revoked Proxy', () => Promise.reject(revoked())],
+    ['a rejection with a symbol', () => Promise.reject(Symbol('down'))],
+  ])('%s: the call rejects with a LunasError, every attempt with its pair of events', async (_, answer) => {
+    const options: ClientOptions = { apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'off', maxRetries: 1 };
+    const client = new Client({ ...options, fetch: (async () => answer()) as unknown as typeof fetch });
+    const seen = recordEvents(client);
+    const error = await client.transfers.create(TRANSFER_PARAMS).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LunasError);
+    expectPairedEvents(seen);
+    expect(responseEvents(seen).at(-1)!.error).toBe(error);
   });
 });

@@ -23,13 +23,23 @@ import {
   type StandardSchema,
 } from '../../../../src/index.js';
 import { makeClient, server } from '../../../helpers/msw.js';
-import { countRequests, jsonReply, route, textReply } from '../../../helpers/requests.js';
-import { API_KEY, BASE_URL, success } from '../../../helpers/fixtures.js';
+import {
+  countRequests,
+  jsonReply,
+  route,
+  textReply,
+  CHARGE_PATH,
+  CHARGES_PATH,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+} from '../../../helpers/requests.js';
+import { API_KEY, BASE_URL, success, CHARGE_ID, chargeJson, transferJson } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
 import { sleep } from '../../../helpers/waiting.js';
 import { UUID_V4 } from '../../../helpers/formats.js';
 
 const PAYOUTS = '/v1/payouts';
+const NO_WAIT = { 'retry-after-ms': '0' };
 const PAYOUT = { id: 'po_1', amount: '5000.00', status: 'paid', bank: { code: 'bca' } };
 
 describe('client.get', () => {
@@ -467,5 +477,51 @@ describe('refused before sending: bodies and queries', () => {
       );
     }
     expect(requests.count()).toBe(0);
+  });
+});
+
+describe('getResponseInfo', () => {
+  it('reports status, headers, request id, attempts and the key of a POST', async () => {
+    const seen = route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt === 1
+        ? jsonReply(503, { status: 'error', message: 'busy' }, { ...NO_WAIT, 'x-request-id': 'req_first' })
+        : jsonReply(200, success(transferJson()), { 'x-request-id': 'req_final', 'x-extra': 'yes' }),
+    );
+    const transfer = await makeClient().transfers.create(TRANSFER_PARAMS);
+    const info = getResponseInfo(transfer);
+
+    expect(info).toBeDefined();
+    expect(info!.status).toBe(200);
+    expect(info!.requestId).toBe('req_final');
+    expect(info!.attempts).toBe(2);
+    expect(info!.idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+    expect(info!.headers.get('x-extra')).toBe('yes');
+  });
+
+  it('reports one attempt and no request id when none was sent', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const charge = await makeClient().charges.retrieve(CHARGE_ID);
+    const info = getResponseInfo(charge);
+    expect(info?.attempts).toBe(1);
+    expect(info?.status).toBe(200);
+    expect(info?.requestId).toBeUndefined();
+  });
+
+  it('works on a page', async () => {
+    route('GET', CHARGES_PATH, () =>
+      jsonReply(
+        200,
+        { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 },
+        { 'x-request-id': 'req_list' },
+      ),
+    );
+    const page = await makeClient().charges.list();
+    expect(getResponseInfo(page)?.requestId).toBe('req_list');
+    expect(getResponseInfo(page)?.status).toBe(200);
+  });
+
+  it('is undefined for values lunas did not return', () => {
+    expect(getResponseInfo({})).toBeUndefined();
+    expect(getResponseInfo(chargeJson())).toBeUndefined();
   });
 });

@@ -8,10 +8,61 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Queue } from '../../../../src/core/call/retry-loop.js';
+import { HttpResponse } from 'msw';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  BadRequestError,
+  getResponseInfo,
+  InternalServerError,
+  LunasError,
+} from '../../../../src/index.js';
+import { makeClient } from '../../../helpers/msw.js';
+import {
+  CHARGE_PATH,
+  CHARGES_PATH,
+  jsonReply,
+  route,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+} from '../../../helpers/requests.js';
+import {
+  API_KEY,
+  BASE_URL,
+  CHARGE_ID,
+  chargeJson,
+  createdChargeJson,
+  success,
+  transferJson,
+} from '../../../helpers/fixtures.js';
+import {
+  recordEvents,
+  responseEvents,
+  expectPairedEvents,
+  failOnUnhandledRejections,
+} from '../../../helpers/recorders.js';
+import { rejection } from '../../../helpers/rejection.js';
+import { recordTracing } from '../../../helpers/tracing.js';
+import { sleep } from '../../../helpers/waiting.js';
+import { UUID_V4 } from '../../../helpers/formats.js';
+import { successResponse, wireClient } from '../../../helpers/wire.js';
 
 const run = promisify(execFile);
+const NO_WAIT = { 'retry-after-ms': '0' };
+const unavailable = () => jsonReply(503, { status: 'error', message: 'try later' }, NO_WAIT);
+const CHARGE_PARAMS = { payment_method: 'qris', amount: 25_000 } as const;
+const createdCharge = () => success(createdChargeJson());
+
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 /**
  * Runs `script` (ESM; `SDK` and `QUEUE` are the URLs of the SDK's source and
@@ -208,5 +259,286 @@ describe('maxConcurrentRequests with many aborted calls queued', () => {
     const before = 'const controller = new AbortController(); setTimeout(() => controller.abort(), 250);';
     const result = await inFreshProcess(scenario('', 64, 'controller.signal', before), 15_000);
     expect(result).toEqual({ ok: 64, APIUserAbortError: 1100 });
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('every POST carries a generated UUID v4', async () => {
+    const transfers = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const charges = route('POST', CHARGES_PATH, () => jsonReply(200, createdCharge()));
+    const client = makeClient();
+    await client.transfers.create(TRANSFER_PARAMS);
+    await client.charges.create(CHARGE_PARAMS);
+
+    expect(transfers[0]!.headers.get('idempotency-key')).toMatch(UUID_V4);
+    expect(charges[0]!.headers.get('idempotency-key')).toMatch(UUID_V4);
+  });
+
+  it('is the same on every attempt of one call', async () => {
+    const seen = route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt < 3 ? unavailable() : jsonReply(200, success(transferJson())),
+    );
+    const transfer = await makeClient().transfers.create(TRANSFER_PARAMS);
+
+    expect(seen).toHaveLength(3);
+    const keys = seen.map((request) => request.headers.get('idempotency-key'));
+    expect(keys[0]).toMatch(UUID_V4);
+    expect(new Set(keys)).toEqual(new Set([keys[0]]));
+    expect(getResponseInfo(transfer)?.idempotencyKey).toBe(keys[0]);
+  });
+
+  it('differs between two calls, even with identical parameters', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const client = makeClient();
+    await client.transfers.create(TRANSFER_PARAMS);
+    await client.transfers.create(TRANSFER_PARAMS);
+    const [first, second] = seen.map((request) => request.headers.get('idempotency-key'));
+    expect(first).toMatch(UUID_V4);
+    expect(second).toMatch(UUID_V4);
+    expect(first).not.toBe(second);
+  });
+
+  it("sends the caller's idempotencyKey verbatim, on every attempt", async () => {
+    const key = 'payout-invoice-2024-118_Ab:9';
+    const seen = route('POST', TRANSFERS_PATH, (attempt) =>
+      attempt === 1 ? unavailable() : jsonReply(200, success(transferJson())),
+    );
+    const transfer = await makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: key });
+
+    expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual([key, key]);
+    expect(getResponseInfo(transfer)?.idempotencyKey).toBe(key);
+  });
+
+  it('GET requests carry none', async () => {
+    const one = route('GET', CHARGE_PATH, (attempt) =>
+      attempt === 1 ? unavailable() : jsonReply(200, success(chargeJson())),
+    );
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 10, total_items: 1 }),
+    );
+    const client = makeClient();
+    const charge = await client.charges.retrieve(CHARGE_ID);
+    const page = await client.charges.list();
+
+    expect(one).toHaveLength(2);
+    for (const request of [...one, ...list]) expect(request.headers.has('idempotency-key')).toBe(false);
+    expect(getResponseInfo(charge)?.idempotencyKey).toBeUndefined();
+    expect(getResponseInfo(page)?.idempotencyKey).toBeUndefined();
+  });
+
+  it('the error after exhausted retries carries the key and says how to retry safely', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(500, { status: 'error', message: 'boom' }, NO_WAIT));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
+
+    const key = seen[0]!.headers.get('idempotency-key')!;
+    expect(key).toMatch(UUID_V4);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as LunasError).idempotencyKey).toBe(key);
+    expect((error as Error).message).toContain(`idempotencyKey "${key}"`);
+    expect((error as Error).message).toMatch(/duplicate/);
+  });
+
+  it("the error carries the caller's own key", async () => {
+    route('POST', TRANSFERS_PATH, () => jsonReply(503, { status: 'error', message: 'boom' }, NO_WAIT));
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: 'order-77' }));
+    expect((error as LunasError).idempotencyKey).toBe('order-77');
+    expect((error as Error).message).toContain('idempotencyKey "order-77"');
+  });
+
+  it('the error of a final status carries the key too', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () =>
+      jsonReply(400, { status: 'fail', data: { amount: ['Amount must be greater than 0'] } }),
+    );
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as LunasError).idempotencyKey).toBe(seen[0]!.headers.get('idempotency-key'));
+  });
+
+  it('a connection failure after retries carries the key and the advice', async () => {
+    useFakeClock();
+    const seen = route('POST', TRANSFERS_PATH, () => HttpResponse.error());
+    const outcome = rejection(makeClient({ maxRetries: 1 }).transfers.create(TRANSFER_PARAMS));
+    await vi.advanceTimersByTimeAsync(5000);
+    const error = await outcome;
+
+    const key = seen[0]!.headers.get('idempotency-key')!;
+    expect(seen.map((request) => request.headers.get('idempotency-key'))).toEqual([key, key]);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as LunasError).idempotencyKey).toBe(key);
+    expect((error as Error).message).toContain(`idempotencyKey "${key}"`);
+  });
+
+  it('a GET error carries no key', async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(500, { status: 'error', message: 'boom' }, NO_WAIT));
+    const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as LunasError).idempotencyKey).toBeUndefined();
+    expect((error as Error).message).not.toContain('idempotencyKey');
+  });
+});
+
+describe('a call aborted while waiting for its turn on the wire (maxConcurrentRequests)', () => {
+  /** A GET of the charge that holds the client's one turn until `finish` is called. */
+  function heldTurn() {
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const seen = route('GET', CHARGE_PATH, async () => {
+      await finished;
+      return jsonReply(200, success(chargeJson()));
+    });
+    return { seen, finish };
+  }
+
+  it('before its first attempt: nothing sent, so no key on the error, no events, no attempt published', async () => {
+    const holder = heldTurn();
+    const transfers = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const client = makeClient({ maxConcurrentRequests: 1 });
+    const seen = recordEvents(client);
+    const trace = recordTracing();
+    const first = client.charges.retrieve(CHARGE_ID);
+    await vi.waitFor(() => expect(holder.seen).toHaveLength(1));
+    const controller = new AbortController();
+    const queued = client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal, idempotencyKey: 'order-7' });
+    await sleep(20);
+    controller.abort();
+
+    const error = await rejection(queued, APIUserAbortError);
+    expect(error.idempotencyKey).toBeUndefined();
+    expect(error.message).toBe(`POST ${BASE_URL}/v1/transfers was aborted by the caller before it was sent`);
+    holder.finish();
+    await first;
+    expect(transfers).toHaveLength(0);
+    expect(seen.map((entry) => `${entry.name} ${entry.event.method}`)).toEqual(['request GET', 'response GET']);
+    expect(trace.contexts('attempt').map((attempt) => attempt.method)).toEqual(['GET']);
+  });
+
+  it('before a retry: the key the first attempt carried stays, and that retry ends unsent with its events', async () => {
+    const holder = heldTurn();
+    const transfers = route('POST', TRANSFERS_PATH, unavailable);
+    const client = makeClient({ maxConcurrentRequests: 1, maxRetries: 2 });
+    const seen = recordEvents(client);
+    const trace = recordTracing();
+    const controller = new AbortController();
+    const post = rejection(client.transfers.create(TRANSFER_PARAMS, { signal: controller.signal }), APIUserAbortError);
+    // The POST's first attempt has the turn and fails; the GET takes it next, so the retry waits behind the GET.
+    const get = client.charges.retrieve(CHARGE_ID);
+    await vi.waitFor(() => expect(holder.seen).toHaveLength(1));
+    await sleep(20);
+    controller.abort();
+
+    const error = await post;
+    holder.finish();
+    await get;
+    expect(transfers).toHaveLength(1);
+    expect(error.idempotencyKey).toMatch(UUID_V4);
+    expect(error.idempotencyKey).toBe(transfers[0]!.headers.get('idempotency-key'));
+    expect(error.message).toContain('was aborted by the caller while waiting to retry');
+    const posts = seen.filter((entry) => entry.event.method === 'POST');
+    expect(posts.map((entry) => `${entry.name} ${entry.event.attempt}`)).toEqual([
+      'request 1',
+      'response 1',
+      'request 2',
+      'response 2',
+    ]);
+    const last = responseEvents(posts).at(-1)!;
+    expect([last.status, last.willRetry, last.error]).toEqual([undefined, false, error]);
+    const attempts = trace.contexts('attempt').filter((attempt) => attempt.method === 'POST');
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.status, attempt.willRetry])).toEqual([
+      [1, 503, true],
+      [2, undefined, false],
+    ]);
+  });
+});
+
+describe('the request on the wire', () => {
+  it('joins the path onto a base URL with a path prefix', async () => {
+    for (const baseURL of [`${BASE_URL}/base/`, `${BASE_URL}/base`, `${BASE_URL}/base///`]) {
+      const seen = route('GET', `/base${CHARGE_PATH}`, () => jsonReply(200, success(chargeJson())));
+      await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
+      expect(seen.map((request) => request.url.pathname)).toEqual([`/base${CHARGE_PATH}`]);
+    }
+  });
+
+  it.each([
+    ['ending in /v1', `${BASE_URL}/v1`, ''],
+    ['ending in /v1/', `${BASE_URL}/v1/`, ''],
+    ['with a prefix before /v1', `${BASE_URL}/lunas/v1`, '/lunas'],
+  ])('a base URL %s reaches /v1 once: the paths carry the version', async (_name, baseURL, prefix) => {
+    const seen = route('GET', `${prefix}${CHARGE_PATH}`, () => jsonReply(200, success(chargeJson())));
+    const charge = await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
+    expect(charge.id).toBe(CHARGE_ID);
+    expect(seen.map((request) => request.url.pathname)).toEqual([`${prefix}${CHARGE_PATH}`]);
+  });
+
+  it('joins onto a bare origin, with or without a trailing slash', async () => {
+    for (const baseURL of [BASE_URL, `${BASE_URL}/`]) {
+      const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+      await makeClient({ baseURL }).charges.retrieve(CHARGE_ID);
+      expect(seen.map((request) => request.url.href)).toEqual([`${BASE_URL}${CHARGE_PATH}`]);
+    }
+  });
+
+  it('sends a POST body as JSON with the Bearer key', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    await makeClient().transfers.create(TRANSFER_PARAMS);
+    const [request] = seen;
+    expect(request!.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+    expect(request!.headers.get('accept')).toBe('application/json');
+    expect(JSON.parse(request!.body)).toEqual({
+      destination_account_id: 'acc_partner',
+      amount: 150000,
+      currency: 'idr',
+    });
+  });
+
+  it('a GET has no body', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    await makeClient().charges.retrieve(CHARGE_ID);
+    expect(seen[0]!.body).toBe('');
+    expect(seen[0]!.url.search).toBe('');
+  });
+});
+
+describe('the caller aborts during the wait before a retry', () => {
+  failOnUnhandledRejections();
+
+  it('the retry ends unsent with its pair of events, the last one final, and nothing more is sent', async () => {
+    const controller = new AbortController();
+    const { client, sent } = wireClient(() => new Response('busy', { status: 503, headers: { 'retry-after': '30' } }), {
+      maxRetries: 2,
+    });
+    const seen = recordEvents(client);
+    client.on('response', (event) => {
+      if (event.willRetry) setTimeout(() => controller.abort(), 5);
+    });
+    const started = performance.now();
+    const error = await client.transfers
+      .create(TRANSFER_PARAMS, { signal: controller.signal, idempotencyKey: 'settle-1' })
+      .catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as Error).message).toMatch(/aborted by the caller while waiting to retry$/);
+    // Sent once: the key was on the wire, so the error carries it.
+    expect(sent).toHaveLength(1);
+    expect((error as APIUserAbortError).idempotencyKey).toBe('settle-1');
+    expectPairedEvents(seen);
+    const last = responseEvents(seen).at(-1)!;
+    expect(last).toMatchObject({ attempt: 2, status: undefined, willRetry: false, error });
+    expect(last.durationMs).toBeLessThan(50);
+  });
+});
+
+describe('a POST aborted before it is sent', () => {
+  failOnUnhandledRejections();
+
+  it.each([undefined, 'settle-2'])('carries no idempotencyKey (given: %s): no request carried one', async (key) => {
+    const { client, sent } = wireClient(() => successResponse(transferJson()));
+    const error = await client.transfers
+      .create(TRANSFER_PARAMS, { signal: AbortSignal.abort(), idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as APIUserAbortError).idempotencyKey).toBeUndefined();
+    expect(sent).toHaveLength(0);
   });
 });

@@ -5,10 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../../../src/core/checks/options.js';
-import { Client, LunasError, RequestValidationError } from '../../../../src/index.js';
-import { API_KEY, BASE_URL, chargeJson } from '../../../helpers/fixtures.js';
+import { Client, type ClientOptions, LunasError, RequestValidationError } from '../../../../src/index.js';
+import { API_KEY, BASE_URL, chargeJson, CHARGE_ID, success } from '../../../helpers/fixtures.js';
 import { thrown } from '../../../helpers/rejection.js';
 import { successResponse, wireClient } from '../../../helpers/wire.js';
+import { makeClient } from '../../../helpers/msw.js';
+import { CHARGE_PATH, jsonReply, route } from '../../../helpers/requests.js';
+
+/** The LunasError that constructing with `options` throws. */
+function constructionError(options: ClientOptions): LunasError {
+  return thrown(() => new Client(options), LunasError);
+}
 
 describe('resolveClientSettings', () => {
   it('applies the defaults and drops a final /v1 from the base URL', () => {
@@ -113,5 +120,74 @@ describe('checkRequestOptions', () => {
       RequestValidationError,
     );
     expect(Object.keys(refusal.fields)).toEqual(['maxRetry', 'headers.host', 'timeout']);
+  });
+});
+
+describe('timeout and maxRetries', () => {
+  it('default to 30 s and 2', () => {
+    const client = makeClient();
+    expect(client.timeout).toBe(30_000);
+    expect(client.maxRetries).toBe(2);
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000'])('refuses timeout %s', (timeout) => {
+    const error = constructionError({ apiKey: API_KEY, baseURL: BASE_URL, timeout: timeout as number });
+    expect(error.message).toContain('timeout');
+  });
+
+  it('accepts timeouts from 1 ms to 2^31 - 1 ms', () => {
+    expect(makeClient({ timeout: 1 }).timeout).toBe(1);
+    expect(makeClient({ timeout: 2 ** 31 - 1 }).timeout).toBe(2 ** 31 - 1);
+  });
+
+  it.each([-1, 1.5, 11, Number.NaN, Number.POSITIVE_INFINITY, '2'])('refuses maxRetries %s', (maxRetries) => {
+    const error = constructionError({ apiKey: API_KEY, baseURL: BASE_URL, maxRetries: maxRetries as number });
+    expect(error.message).toContain('maxRetries');
+  });
+
+  it('accepts maxRetries from 0 to 10', () => {
+    expect(makeClient({ maxRetries: 0 }).maxRetries).toBe(0);
+    expect(makeClient({ maxRetries: 10 }).maxRetries).toBe(10);
+  });
+
+  it('refuses a fetch that is not a function', () => {
+    expect(
+      constructionError({ apiKey: API_KEY, baseURL: BASE_URL, fetch: 'fetch' as unknown as typeof fetch }).message,
+    ).toContain('fetch');
+  });
+
+  it('refuses an unknown logLevel', () => {
+    expect(constructionError({ apiKey: API_KEY, baseURL: BASE_URL, logLevel: 'verbose' as 'debug' }).message).toContain(
+      'logLevel',
+    );
+  });
+});
+
+describe('defaultHeaders', () => {
+  it.each([
+    ['CRLF in a value', { 'x-tenant': 'a\r\nInjected: yes' }],
+    ['LF in a value', { 'x-tenant': 'a\nb' }],
+    ['CR in a value', { 'x-tenant': 'a\rb' }],
+    ['NUL in a value', { 'x-tenant': 'a\0b' }],
+    ['a name with a space', { 'x tenant': 'a' }],
+    ['a name with a colon', { 'x-tenant:': 'a' }],
+    ['Authorization', { Authorization: 'Bearer other' }],
+    ['idempotency-key', { 'idempotency-key': 'fixed' }],
+    ['a value that is not a string', { 'x-count': 3 as unknown as string }],
+  ])('refuses %s', (_name, defaultHeaders) => {
+    const error = constructionError({ apiKey: API_KEY, baseURL: BASE_URL, defaultHeaders });
+    expect(error.message).toContain('defaultHeaders.');
+  });
+
+  it('sends accepted default headers on every request', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const client = makeClient({ defaultHeaders: { 'X-Tenant': 'acme', 'x-trace': 'a b\tc' } });
+    await client.charges.retrieve(CHARGE_ID);
+    await client.charges.retrieve(CHARGE_ID);
+    for (const request of seen) {
+      expect(request.headers.get('x-tenant')).toBe('acme');
+      expect(request.headers.get('x-trace')).toBe('a b\tc');
+    }
+    expect(seen).toHaveLength(2);
   });
 });

@@ -3,6 +3,8 @@
  * that use them show them.
  */
 import { describe, expect, it } from 'vitest';
+import { failOnUnhandledRejections } from '../../../helpers/recorders.js';
+import { HOSTILE_THROWS } from '../../../helpers/hostile.js';
 import {
   describeGiven,
   describeIssue,
@@ -10,6 +12,7 @@ import {
   describeKind,
   describeValue,
   withArticle,
+  describeThrown,
 } from '../../../../src/core/report/describe-value.js';
 
 describe('describeValue and describeGiven', () => {
@@ -60,5 +63,23 @@ describe('describeIssue and describeIssueWithInput', () => {
     expect(describeIssueWithInput({ code: 'custom', message: 'cannot name a charge', input: '..' })).toBe(
       'cannot name a charge (got "..")',
     );
+  });
+});
+
+describe('describeThrown', () => {
+  failOnUnhandledRejections();
+
+  it.each(HOSTILE_THROWS)('never throws, and names %s by its kind', (_, make) => {
+    const text = describeThrown(make());
+    expect(typeof text).toBe('string');
+    expect(text).toMatch(/^(an? \w+|undefined|null)$/);
+  });
+
+  it('gives an Error’s name and message, and a string itself, cut short', () => {
+    expect(describeThrown(new TypeError('bad'))).toBe('TypeError: bad');
+    expect(describeThrown('plain')).toBe('plain');
+    expect(describeThrown('x'.repeat(1_000))).toHaveLength(201);
+    expect(describeThrown(null)).toBe('null');
+    expect(describeThrown(42)).toBe('a number');
   });
 });

@@ -7,6 +7,7 @@
 import { inspect } from 'node:util';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HOSTILE_THROWS } from '../../../helpers/hostile.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -25,12 +26,27 @@ import {
 } from '../../../../src/index.js';
 import { makeClient, server } from '../../../helpers/msw.js';
 import { makeItems, serveList } from '../../../helpers/pages.js';
-import { type RecordedEvent, recordEvents, responseEvents, watchUnhandledRejections } from '../../../helpers/recorders.js';
-import { CHARGE_PATH, countRequests, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../../helpers/requests.js';
+import {
+  type RecordedEvent,
+  recordEvents,
+  responseEvents,
+  watchUnhandledRejections,
+  expectPairedEvents,
+  failOnUnhandledRejections,
+} from '../../../helpers/recorders.js';
+import {
+  CHARGE_PATH,
+  countRequests,
+  jsonReply,
+  route,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+} from '../../../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
 import { sleep } from '../../../helpers/waiting.js';
 import { UUID_V4 } from '../../../helpers/formats.js';
+import { successResponse, wireClient } from '../../../helpers/wire.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -601,5 +617,39 @@ describe('a call aborted before it is sent', () => {
     const error = await client.charges.retrieve('ch_1', { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('listeners', () => {
+  failOnUnhandledRejections();
+
+  it.each(HOSTILE_THROWS)('one that throws %s: warned with its kind, and the call goes on', async (_, make) => {
+    const warned: string[] = [];
+    const { client } = wireClient(() => successResponse(transferJson()), {
+      logger: { ...console, warn: (line: string) => void warned.push(line) },
+      logLevel: 'warn',
+    });
+    const seen = recordEvents(client);
+    client.on('request', () => {
+      throw make();
+    });
+    client.on('response', async () => {
+      await sleep(1);
+      throw make();
+    });
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
+    await sleep(20);
+    expectPairedEvents(seen);
+    expect(warned).toHaveLength(2);
+    for (const line of warned) expect(line).toMatch(/event listener threw, and was ignored: (an? \w+|undefined)$/);
+  });
+
+  it('one that adds a new listener at every event does not keep the call from ending', async () => {
+    const { client } = wireClient(() => successResponse(transferJson()));
+    let added = 0;
+    const grow = () => void client.on('request', () => void (added++ < 1_000_000 && grow()));
+    grow();
+    await expect(client.transfers.create(TRANSFER_PARAMS)).resolves.toMatchObject({ id: transferJson().id });
+    expect(added).toBe(1);
   });
 });

@@ -4,6 +4,7 @@
  * requestId, fields).
  */
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_THROWS, revoked, fail } from '../../../helpers/hostile.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -20,6 +21,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
   UnprocessableEntityError,
+  type StandardSchema,
 } from '../../../../src/index.js';
 import { makeClient } from '../../../helpers/msw.js';
 import {
@@ -33,6 +35,14 @@ import {
 } from '../../../helpers/requests.js';
 import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
+import { getEventListeners } from 'node:events';
+import {
+  expectPairedEvents,
+  recordEvents,
+  responseEvents,
+  failOnUnhandledRejections,
+} from '../../../helpers/recorders.js';
+import { successResponse, wireClient } from '../../../helpers/wire.js';
 
 /** A client that never retries, so each test sees one response. */
 const client = () => makeClient({ maxRetries: 0 });
@@ -389,5 +399,147 @@ describe('what an error carries', () => {
     const invalid = await rejection(client().transfers.create({ ...TRANSFER_PARAMS, amount: -1 }));
     expect(invalid).toBeInstanceOf(RequestValidationError);
     expect(invalid).toBeInstanceOf(LunasError);
+  });
+});
+
+/** A Standard Schema whose `validate` does `validate`. */
+function schemaOf(validate: (value: unknown) => unknown): StandardSchema<unknown> {
+  return { '~standard': { version: 1, vendor: 'test', validate } } as StandardSchema<unknown>;
+}
+
+describe('a caller’s Standard Schema', () => {
+  failOnUnhandledRejections();
+
+  const answers: [string, unknown][] = [
+    ['undefined', undefined],
+    ['null', null],
+    ['a number', 7],
+    ['an object with neither value nor issues', {}],
+    ['issues that are not a list', { issues: 'bad' }],
+    ['a null-prototype object', Object.create(null)],
+    ['a revoked Proxy', revoked()],
+  ];
+
+  it.each(answers)(
+    'answering %s: a ResponseValidationError with the body, and the attempt’s response event',
+    async (_, answer) => {
+      for (const async of [false, true]) {
+        const { client } = wireClient(() => successResponse({ id: 'po_1' }));
+        const seen = recordEvents(client);
+        const error = await client
+          .get('/v1/payouts/po_1', { schema: schemaOf(() => (async ? Promise.resolve(answer) : answer)) })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ResponseValidationError);
+        expect((error as ResponseValidationError).body).toBe(
+          JSON.stringify({ status: 'success', data: { id: 'po_1' } }),
+        );
+        expect((error as ResponseValidationError).path).toBe('data');
+        expectPairedEvents(seen);
+        expect(responseEvents(seen)[0]!.error).toBe(error);
+      }
+    },
+  );
+
+  it('issues it cannot describe still refuse the value, each at the path it can read', async () => {
+    const { client } = wireClient(() => successResponse({ id: 'po_1' }));
+    const issues = [
+      null,
+      7,
+      { message: 5 },
+      { message: 'bad id', path: ['id'] },
+      { message: 'odd path', path: [{ key: {} }, Object.create(null)] },
+      { message: 'deep', path: [{ key: 'items' }, 0, Symbol.for('s')] },
+      { message: 'bad code', code: 'invalid_type', expected: Object.create(null) },
+    ];
+    const error = await client.get('/v1/payouts/po_1', { schema: schemaOf(() => ({ issues })) }).catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues).toEqual([
+      { path: 'data', message: 'refused by the schema' },
+      { path: 'data', message: 'refused by the schema' },
+      { path: 'data', message: 'refused by the schema' },
+      { path: 'data.id', message: 'bad id' },
+      { path: 'data', message: 'odd path' },
+      { path: 'data.items.0.Symbol(s)', message: 'missing (deep)' },
+      { path: 'data', message: 'bad code' },
+    ]);
+  });
+
+  it.each<[string, () => unknown]>([
+    ['a revoked Proxy', revoked],
+    [
+      'an object whose ~standard getter throws',
+      () => ({
+        get '~standard'() {
+          throw Object.create(null);
+        },
+      }),
+    ],
+    ['a Proxy whose every read throws', () => new Proxy({}, { get: fail })],
+  ])('given as the schema, %s is refused before sending', async (_, make) => {
+    const { client, sent } = wireClient(() => successResponse({ id: 'po_1' }));
+    const error = await client.get('/v1/payouts/po_1', { schema: make() as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).fields).toHaveProperty('schema');
+    expect(sent).toHaveLength(0);
+  });
+
+  it('an empty list of issues is a refusal too', async () => {
+    const { client } = wireClient(() => successResponse({ id: 'po_1' }));
+    const error = await client.get('/v1/payouts/po_1', { schema: schemaOf(() => ({ issues: [] })) }).catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it.each(HOSTILE_THROWS)('throwing or rejecting with %s: a ResponseValidationError naming it', async (_, make) => {
+    for (const async of [false, true]) {
+      const { client } = wireClient(() => successResponse({ id: 'po_1' }));
+      const seen = recordEvents(client);
+      const validate = () => {
+        if (async) return Promise.reject(make());
+        throw make();
+      };
+      const error = await client.get('/v1/payouts/po_1', { schema: schemaOf(validate) }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect((error as Error).message).toMatch(/the schema threw: (an? \w+|undefined)$/);
+      expectPairedEvents(seen);
+    }
+  });
+
+  it('one that never answers ends the call at the attempt’s timeout, with its response event', async () => {
+    const { client } = wireClient(() => successResponse({ id: 'po_1' }), { timeout: 200 });
+    const seen = recordEvents(client);
+    const started = performance.now();
+    const error = await client
+      .get('/v1/payouts/po_1', { schema: schemaOf(() => new Promise(() => undefined)) })
+      .catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toContain('the schema did not answer in time');
+    expectPairedEvents(seen);
+  });
+
+  it('leaves nothing on the caller’s signal, whether it answers or runs out of time', async () => {
+    const { client } = wireClient(() => successResponse({ id: 'po_1' }), { timeout: 100 });
+    const signal = new AbortController().signal;
+    const answers = schemaOf(async (value) => ({ value }));
+    await expect(client.get('/v1/payouts/po_1', { schema: answers, signal })).resolves.toEqual({ id: 'po_1' });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const hangs = schemaOf(() => new Promise(() => undefined));
+    await expect(client.get('/v1/payouts/po_1', { schema: hangs, signal })).rejects.toThrow(ResponseValidationError);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('the caller’s abort while it has not answered ends the call with APIUserAbortError', async () => {
+    const { client } = wireClient(() => successResponse({ id: 'po_1' }));
+    const seen = recordEvents(client);
+    const controller = new AbortController();
+    const call = client.get('/v1/payouts/po_1', {
+      schema: schemaOf(() => {
+        setTimeout(() => controller.abort(), 10);
+        return new Promise(() => undefined);
+      }),
+      signal: controller.signal,
+    });
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
+    expectPairedEvents(seen);
   });
 });

@@ -17,7 +17,8 @@ import { setupServer } from 'msw/node';
 import nock from 'nock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, Client } from '../../../../src/index.js';
-import { chargeJson } from '../../../helpers/fixtures.js';
+import { chargeJson, BASE_URL, CHARGE_ID, success } from '../../../helpers/fixtures.js';
+import { rejection } from '../../../helpers/rejection.js';
 
 const run = promisify(execFile);
 const API_KEY = 'sk_test_merchant_mocks';
@@ -165,5 +166,40 @@ describe('a wrapper put on global fetch', () => {
     const urls = spy.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
     expect(urls).toEqual(['ch_1', 'ch_2', 'ch_3'].map((id) => `${real.url}/v1/payments/charges/${id}`));
     expect(real.reached).toHaveLength(3);
+  });
+});
+
+describe('loading ky', () => {
+  afterEach(() => {
+    vi.doUnmock('ky');
+    vi.resetModules();
+  });
+
+  it('a failed import rejects the call with a LunasError, and a later call imports ky again', async () => {
+    let failing = true;
+    vi.resetModules();
+    vi.doMock('ky', async (importOriginal) => {
+      if (failing) throw new Error('Cannot find package ky');
+      return importOriginal();
+    });
+    // A fresh copy of the SDK, whose first request imports the mocked ky.
+    const sdk = await import('../../../../src/index.js');
+    const sent: string[] = [];
+    const client = new sdk.Client({
+      apiKey: API_KEY,
+      baseURL: BASE_URL,
+      logLevel: 'off',
+      fetch: async (request) => {
+        sent.push((request as Request).url);
+        return Response.json(success(chargeJson()));
+      },
+    });
+    const failure = await rejection(client.charges.retrieve(CHARGE_ID));
+    expect(failure).toBeInstanceOf(sdk.LunasError);
+    expect((failure as Error).message).toMatch(/^lunas could not load ky, the HTTP client it sends requests with: /);
+    expect(sent).toEqual([]);
+    failing = false;
+    await expect(client.charges.retrieve(CHARGE_ID)).resolves.toMatchObject({ id: CHARGE_ID });
+    expect(sent).toEqual([`${BASE_URL}/v1/payments/charges/${CHARGE_ID}`]);
   });
 });
