@@ -11,6 +11,7 @@ import { collect, makeItems, serveList } from '../../../helpers/pages.js';
 import { BASE_URL, chargeJson, transferJson } from '../../../helpers/fixtures.js';
 import { sleep } from '../../../helpers/waiting.js';
 import { countRequests } from '../../../helpers/requests.js';
+import { answering, refused } from '../../../helpers/wire.js';
 
 const PAYOUTS = '/v1/payouts';
 
@@ -251,5 +252,30 @@ describe('the same walk as for await', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(seen.map((request) => request.page)).toEqual([1]);
+  });
+});
+
+describe('toArray options', () => {
+  it('refuses another name than limit, with the closest one', async () => {
+    const { client, sent } = answering();
+    const error = await refused(() => client.charges.list().toArray({ limit: 5, limt: 5 } as never));
+    expect(error.fields).toEqual({ limt: ['Unknown option "limt": did you mean "limit"?'] });
+    const missing = await refused(() => client.charges.list().toArray({ max: 5 } as never));
+    expect(Object.keys(missing.fields).sort()).toEqual(['limit', 'max']);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('reads limit from a null-prototype object, not from Object.prototype', async () => {
+    const { client } = answering();
+    const bare = Object.assign(Object.create(null) as { limit: number }, { limit: 1 });
+    expect(await client.charges.list().toArray(bare)).toHaveLength(1);
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.limit = 1;
+    try {
+      const error = await refused(() => client.charges.list().toArray({} as never));
+      expect(error.fields.limit![0]).toContain('missing');
+    } finally {
+      delete polluted.limit;
+    }
   });
 });

@@ -14,6 +14,11 @@ import {
   withArticle,
   describeThrown,
 } from '../../../../src/core/report/describe-value.js';
+import { ResponseValidationError } from '../../../../src/index.js';
+import { CHARGE_ID, chargeJson, success } from '../../../helpers/fixtures.js';
+import { makeClient } from '../../../helpers/msw.js';
+import { jsonReply, route } from '../../../helpers/requests.js';
+import { rejection } from '../../../helpers/rejection.js';
 
 describe('describeValue and describeGiven', () => {
   it('quote strings cut to 40 code points, and name other values by value or kind', () => {
@@ -81,5 +86,34 @@ describe('describeThrown', () => {
     expect(describeThrown('x'.repeat(1_000))).toHaveLength(201);
     expect(describeThrown(null)).toBe('null');
     expect(describeThrown(42)).toBe('a number');
+  });
+});
+
+async function retrieveFailure(charge: Record<string, unknown>): Promise<ResponseValidationError> {
+  route('GET', `/v1/payments/charges/${CHARGE_ID}`, () => jsonReply(200, success(charge)));
+  return rejection(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID), ResponseValidationError);
+}
+
+describe('response issues', () => {
+  it('an absent field is missing, with what was expected', async () => {
+    const { payment_method: _, ...withoutMethod } = chargeJson();
+    const error = await retrieveFailure(withoutMethod);
+    expect(error.issues).toEqual([{ path: 'data.payment_method', message: 'missing (expected string)' }]);
+    expect(error.message).toContain('at data.payment_method: missing (expected string)');
+  });
+
+  it('a value of another kind names its kind, not its value', async () => {
+    const error = await retrieveFailure(chargeJson({ payment_method: 4111_1111, status: null, customer_details: [] }));
+    expect(error.issues).toEqual([
+      { path: 'data.payment_method', message: 'expected string (got a number)' },
+      { path: 'data.status', message: 'expected string (got null)' },
+      { path: 'data.customer_details', message: 'expected object (got an array)' },
+    ]);
+    expect(error.message).not.toContain('4111');
+  });
+
+  it('a field absent inside a nested object is missing too', async () => {
+    const error = await retrieveFailure(chargeJson({ items: [{ price: '5000.00', quantity: 2 }] }));
+    expect(error.issues).toEqual([{ path: 'data.items.0.name', message: 'missing (expected string)' }]);
   });
 });

@@ -4,11 +4,33 @@
  * `instanceof` against the other copy's classes. `vi.resetModules()` between two
  * dynamic imports gives two module instances, each with its own classes.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import '../../../helpers/msw.js';
+import { beforeAll, describe, expect, it, vi, afterAll } from 'vitest';
 import { CHARGE_PATH, jsonReply, route } from '../../../helpers/requests.js';
 import { API_KEY, BASE_URL, CHARGE_ID } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  LunasError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '../../../../src/index.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 type Lunas = typeof import('../../../../src/index.js');
 
@@ -155,5 +177,129 @@ describe('errors across two copies of lunas', () => {
     expect(missing).toBeInstanceOf(first.NotFoundError);
     expect(missing).toBeInstanceOf(first.APIError);
     expect(missing).not.toBeInstanceOf(first.ConflictError);
+  });
+});
+
+describe('the class hierarchy', () => {
+  it('every error class extends LunasError and Error', () => {
+    const headers = new Headers();
+    const init = { status: 400, message: 'm', body: null, headers, fields: {} };
+    const errors = [
+      new LunasError('x'),
+      new APIError(init),
+      new BadRequestError(init),
+      new AuthenticationError(init),
+      new PermissionDeniedError(init),
+      new NotFoundError(init),
+      new ConflictError(init),
+      new UnprocessableEntityError(init),
+      new RateLimitError(init),
+      new InternalServerError(init),
+      new APIConnectionError('x'),
+      new APIConnectionTimeoutError('x'),
+      new APIUserAbortError('x'),
+      new RequestValidationError({ amount: ['Amount must be greater than 0'] }),
+      new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers }),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(LunasError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(error.constructor.name);
+    }
+    for (const error of errors.slice(1, 10)) expect(error).toBeInstanceOf(APIError);
+    expect(new APIConnectionTimeoutError('x')).toBeInstanceOf(APIConnectionError);
+    expect(new APIUserAbortError('x')).not.toBeInstanceOf(APIConnectionError);
+    expect(new RequestValidationError({})).not.toBeInstanceOf(APIError);
+    expect(
+      new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers }),
+    ).not.toBeInstanceOf(APIError);
+  });
+});
+
+const source = (path: string) => fileURLToPath(new URL(`../../../../src/${path}`, import.meta.url));
+const workDir = mkdtempSync(join(tmpdir(), 'lunas-minified-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+async function minify(entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [entry],
+    outfile: join(workDir, outfile),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
+}
+
+/** Builds every exported error class of the bundles and reports its names. */
+const RUNNER = `
+import * as sdk from './sdk.mjs';
+import * as testing from './testing.mjs';
+const headers = new Headers();
+const apiInit = { status: 400, message: 'm', body: null, headers, fields: {} };
+const argumentsFor = {
+  RequestValidationError: [{ amount: ['m'] }],
+  ResponseValidationError: [{ summary: 'm', issues: [], body: '', status: 200, headers }],
+  ResponseBodyError: [{ message: 'm', reason: 'too-large', status: 200, headers, limit: 1 }],
+  EventValidationError: [[{ path: 'id', message: 'm' }]],
+};
+const report = [];
+for (const [module, exports] of [['sdk', sdk], ['testing', testing]]) {
+  for (const [exported, value] of Object.entries(exports)) {
+    if (typeof value !== 'function' || !(value.prototype instanceof Error)) continue;
+    const args = argumentsFor[exported] ?? (value.prototype instanceof sdk.APIError || value === sdk.APIError ? [apiInit] : ['m']);
+    const error = new value(...args);
+    report.push({ exported, name: error.name, className: value.name, stackHead: error.stack.split('\\n')[0] });
+  }
+}
+console.log(JSON.stringify(report));
+`;
+
+interface Named {
+  exported: string;
+  name: string;
+  className: string;
+  stackHead: string;
+}
+
+describe('error names in a minified bundle', () => {
+  it('every exported error class reports its own name, in error.name and in the stack', async () => {
+    await minify(source('index.ts'), 'sdk.mjs');
+    await minify(source('testing/index.ts'), 'testing.mjs');
+    writeFileSync(join(workDir, 'run.mjs'), RUNNER);
+    const report = JSON.parse(
+      execFileSync(process.execPath, [join(workDir, 'run.mjs')], { encoding: 'utf8' }),
+    ) as Named[];
+
+    const exported = report.map((entry) => entry.exported).sort();
+    expect(exported).toEqual(
+      [
+        'APIConnectionError',
+        'APIConnectionTimeoutError',
+        'APIError',
+        'APIUserAbortError',
+        'AuthenticationError',
+        'BadRequestError',
+        'ConflictError',
+        'EventValidationError',
+        'InternalServerError',
+        'LunasError',
+        'NotFoundError',
+        'PermissionDeniedError',
+        'RateLimitError',
+        'RequestValidationError',
+        'ResponseBodyError',
+        'ResponseValidationError',
+        'SandboxError',
+        'UnprocessableEntityError',
+      ].sort(),
+    );
+    // The minifier did rename the classes: the names below cannot come from them.
+    expect(report.filter((entry) => entry.className === entry.exported)).toEqual([]);
+    for (const entry of report) {
+      expect(entry.name, entry.exported).toBe(entry.exported);
+      expect(entry.stackHead, entry.exported).toMatch(new RegExp(`^${entry.exported}: `));
+    }
   });
 });

@@ -6,8 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_THROWS, revoked, fail } from '../../../helpers/hostile.js';
 import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
   AuthenticationError,
@@ -22,6 +20,8 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
   type StandardSchema,
+  type Client,
+  type ResponseEvent,
 } from '../../../../src/index.js';
 import { makeClient } from '../../../helpers/msw.js';
 import {
@@ -33,7 +33,7 @@ import {
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
 } from '../../../helpers/requests.js';
-import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
+import { BASE_URL, CHARGE_ID, chargeJson, success, transferJson, API_KEY } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
 import { getEventListeners } from 'node:events';
 import {
@@ -56,42 +56,6 @@ async function transferError(reply: () => Response): Promise<unknown> {
   route('POST', TRANSFERS_PATH, reply);
   return rejection(client().transfers.create(TRANSFER_PARAMS));
 }
-
-describe('the class hierarchy', () => {
-  it('every error class extends LunasError and Error', () => {
-    const headers = new Headers();
-    const init = { status: 400, message: 'm', body: null, headers, fields: {} };
-    const errors = [
-      new LunasError('x'),
-      new APIError(init),
-      new BadRequestError(init),
-      new AuthenticationError(init),
-      new PermissionDeniedError(init),
-      new NotFoundError(init),
-      new ConflictError(init),
-      new UnprocessableEntityError(init),
-      new RateLimitError(init),
-      new InternalServerError(init),
-      new APIConnectionError('x'),
-      new APIConnectionTimeoutError('x'),
-      new APIUserAbortError('x'),
-      new RequestValidationError({ amount: ['Amount must be greater than 0'] }),
-      new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers }),
-    ];
-    for (const error of errors) {
-      expect(error).toBeInstanceOf(LunasError);
-      expect(error).toBeInstanceOf(Error);
-      expect(error.name).toBe(error.constructor.name);
-    }
-    for (const error of errors.slice(1, 10)) expect(error).toBeInstanceOf(APIError);
-    expect(new APIConnectionTimeoutError('x')).toBeInstanceOf(APIConnectionError);
-    expect(new APIUserAbortError('x')).not.toBeInstanceOf(APIConnectionError);
-    expect(new RequestValidationError({})).not.toBeInstanceOf(APIError);
-    expect(
-      new ResponseValidationError({ summary: 's', issues: [], body: '', status: 200, headers }),
-    ).not.toBeInstanceOf(APIError);
-  });
-});
 
 describe('fail envelopes', () => {
   it('400 with a field map gives BadRequestError.fields and a message naming the fields', async () => {
@@ -541,5 +505,155 @@ describe('a caller’s Standard Schema', () => {
     });
     await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
     expectPairedEvents(seen);
+  });
+});
+
+/** Another origin, which would happily answer: it must never be asked. */
+const ELSEWHERE = 'https://elsewhere.lunas.test';
+const STATUSES = [301, 302, 303, 307, 308] as const;
+
+/** The other origin's routes, answering every method with a valid transfer or charge. */
+function elsewhere() {
+  const transfers = route('ALL', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())), ELSEWHERE);
+  const charges = route('ALL', CHARGE_PATH, () => jsonReply(200, success(chargeJson())), ELSEWHERE);
+  const raw = route('ALL', '/v1/payouts', () => jsonReply(200, success({ id: 'po_1' })), ELSEWHERE);
+  return { count: () => transfers.length + charges.length + raw.length };
+}
+
+/** The service answering `path` with `status` and a Location on the other origin. */
+function redirecting(status: number, path: string) {
+  return route('ALL', path, () => new Response(null, { status, headers: { location: `${ELSEWHERE}${path}` } }));
+}
+
+const calls: { name: string; path: string; call: (client: Client) => Promise<unknown> }[] = [
+  { name: 'transfers.create (POST)', path: TRANSFERS_PATH, call: (c) => c.transfers.create(TRANSFER_PARAMS) },
+  { name: 'charges.retrieve (GET)', path: CHARGE_PATH, call: (c) => c.charges.retrieve('ch_123') },
+  { name: 'client.get (raw GET)', path: '/v1/payouts', call: (c) => c.get('/v1/payouts') },
+  { name: 'client.post (raw POST)', path: '/v1/payouts', call: (c) => c.post('/v1/payouts', { body: { a: 1 } }) },
+];
+
+describe('a 3xx from the service', () => {
+  for (const status of STATUSES) {
+    for (const { name, path, call } of calls) {
+      it(`${status} on ${name}: APIError with status and Location, not retried, nothing sent elsewhere`, async () => {
+        const other = elsewhere();
+        const seen = redirecting(status, path);
+        const client = makeClient({ maxRetries: 2 });
+        const error = await rejection(call(client), APIError);
+        expect(error.status).toBe(status);
+        expect(error.headers.get('location')).toBe(`${ELSEWHERE}${path}`);
+        expect(error.message).toContain(`failed with ${status}`);
+        expect(error.message).toContain(`redirect to ${ELSEWHERE}${path}`);
+        expect(seen).toHaveLength(1);
+        expect(other.count()).toBe(0);
+      });
+    }
+  }
+
+  it('a Location holding the API key is masked in the message and the headers', async () => {
+    elsewhere();
+    route(
+      'POST',
+      TRANSFERS_PATH,
+      () => new Response(null, { status: 302, headers: { location: `/x?key=${API_KEY}` } }),
+    );
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS), APIError);
+    expect(error.message).toContain('redirect to /x?key=[REDACTED]');
+    expect(error.headers.get('location')).toBe('/x?key=[REDACTED]');
+    expect(JSON.stringify(error)).not.toContain(API_KEY);
+  });
+
+  it('a 3xx without a Location says so', async () => {
+    route('GET', CHARGE_PATH, () => new Response('choose', { status: 300 }));
+    const error = await rejection(makeClient().charges.retrieve('ch_123'), APIError);
+    expect(error.status).toBe(300);
+    expect(error.message).toContain('a redirect with no Location');
+  });
+
+  it('the response event carries the status and the error, with willRetry false', async () => {
+    elsewhere();
+    redirecting(307, TRANSFERS_PATH);
+    const client = makeClient();
+    const events: ResponseEvent[] = [];
+    client.on('response', (event) => events.push(event));
+    const error = await rejection(client.transfers.create(TRANSFER_PARAMS), APIError);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ status: 307, error, willRetry: false });
+  });
+
+  it("asks fetch for redirect 'manual', on the Request and in its options", async () => {
+    route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const seen: { request: RequestRedirect; init: RequestRedirect | undefined }[] = [];
+    const client = makeClient({
+      fetch: (input, init) => {
+        seen.push({ request: (input as Request).redirect, init: init?.redirect });
+        return globalThis.fetch(input, init);
+      },
+    });
+    await client.charges.retrieve('ch_123');
+    expect(seen).toEqual([{ request: 'manual', init: 'manual' }]);
+  });
+});
+
+describe('a custom fetch that follows a redirect anyway', () => {
+  it('an answer that says it was redirected is refused, for a POST (303) and a GET (301)', async () => {
+    const other = elsewhere();
+    redirecting(303, TRANSFERS_PATH);
+    // Sends the request again with another client's defaults, as a wrapper built on one may.
+    const following: typeof fetch = async (input) => {
+      const request = input as Request;
+      const { method, headers } = request;
+      return globalThis.fetch(request.url, { method, headers, body: await request.text(), redirect: 'follow' });
+    };
+    const client = makeClient({ fetch: following, maxRetries: 2 });
+    const error = await rejection(client.transfers.create(TRANSFER_PARAMS), APIError);
+    expect(other.count()).toBe(1); // The custom fetch went there; lunas cannot stop that...
+    expect(error.message).toContain(`answered from ${ELSEWHERE}${TRANSFERS_PATH}`); // ...but believes none of it.
+    expect(error.message).toContain('lunas never follows redirects');
+    expect(error.status).toBe(200);
+
+    redirecting(301, CHARGE_PATH);
+    const refused = await rejection(client.charges.retrieve('ch_123'), APIError);
+    expect(refused.message).toContain(`answered from ${ELSEWHERE}${CHARGE_PATH}`);
+    expect(other.count()).toBe(2);
+  });
+
+  it('an answer from a URL other than the one asked for is refused, even unflagged', async () => {
+    const fromElsewhere: typeof fetch = async () => {
+      const response = new Response(JSON.stringify(success(chargeJson())), { status: 200 });
+      Object.defineProperty(response, 'url', { value: `${ELSEWHERE}${CHARGE_PATH}` });
+      return response;
+    };
+    const error = await rejection(makeClient({ fetch: fromElsewhere }).charges.retrieve('ch_123'), APIError);
+    expect(error.message).toContain(`answered from ${ELSEWHERE}${CHARGE_PATH}`);
+  });
+
+  it('an answer whose url is the one asked for, or empty, is believed', async () => {
+    const echo =
+      (url: string): typeof fetch =>
+      async () => {
+        const response = new Response(JSON.stringify(success(chargeJson())), { status: 200 });
+        if (url !== '') Object.defineProperty(response, 'url', { value: url });
+        return response;
+      };
+    for (const url of ['', `${BASE_URL}${CHARGE_PATH}`]) {
+      const charge = await makeClient({ fetch: echo(url) }).charges.retrieve('ch_123');
+      expect(charge.id).toBe('ch_123');
+    }
+  });
+
+  it("a browser's opaque redirect (type opaqueredirect, status 0) is a redirect too", async () => {
+    const opaque: typeof fetch = async () => {
+      const response = new Response(null);
+      Object.defineProperties(response, { type: { value: 'opaqueredirect' }, status: { value: 0 } });
+      return response;
+    };
+    const client = makeClient({ fetch: opaque, maxRetries: 2 });
+    let attempts = 0;
+    client.on('request', () => attempts++);
+    const error = await rejection(client.transfers.create(TRANSFER_PARAMS), APIError);
+    expect(error.status).toBe(0);
+    expect(error.message).toContain('an opaque redirect');
+    expect(attempts).toBe(1);
   });
 });
