@@ -14,13 +14,18 @@ import {
   APIError,
   APIUserAbortError,
   BadRequestError,
-  type Client,
   getResponseInfo,
   InternalServerError,
   NotFoundError,
   RequestValidationError,
   ResponseValidationError,
   type StandardSchema,
+  Charges,
+  Client,
+  LunasError,
+  PaymentMethods,
+  Payouts,
+  Transfers,
 } from '../../../../src/index.js';
 import { makeClient, server } from '../../../helpers/msw.js';
 import {
@@ -37,6 +42,7 @@ import { API_KEY, BASE_URL, success, CHARGE_ID, chargeJson, transferJson } from 
 import { rejection } from '../../../helpers/rejection.js';
 import { sleep } from '../../../helpers/waiting.js';
 import { UUID_V4 } from '../../../helpers/formats.js';
+import { expectRefused } from '../../../helpers/refusals.js';
 
 const PAYOUTS = '/v1/payouts';
 const NO_WAIT = { 'retry-after-ms': '0' };
@@ -523,5 +529,58 @@ describe('getResponseInfo', () => {
   it('is undefined for values lunas did not return', () => {
     expect(getResponseInfo({})).toBeUndefined();
     expect(getResponseInfo(chargeJson())).toBeUndefined();
+  });
+});
+
+describe('path ids', () => {
+  it.each([
+    ['', 'empty'],
+    ['.', 'dot'],
+    ['..', 'dot-dot'],
+  ])('retrieve(%j) is refused before sending (%s)', async (id) => {
+    await expectRefused((c) => c.charges.retrieve(id), { id: 'any' });
+  });
+});
+
+describe('path ids that are not valid Unicode text', () => {
+  it.each([
+    ['a lone high surrogate', '\ud83d'],
+    ['a lone low surrogate', '\ude00'],
+    ['an emoji cut in half', `ch_${'😀'.slice(0, 1)}`],
+  ])('retrieve with %s is refused as id, not a URIError, and nothing is sent', async (_name, id) => {
+    await expectRefused((c) => c.charges.retrieve(id), {
+      id: 'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji',
+    });
+  });
+
+  it('a whole emoji is fine and percent-encoded', async () => {
+    const urls: string[] = [];
+    server.use(
+      http.get(`${BASE_URL}/v1/payments/charges/:id`, ({ request }) => {
+        urls.push(new URL(request.url).pathname);
+        return HttpResponse.json(success(chargeJson()));
+      }),
+    );
+    await makeClient().charges.retrieve('ch_😀');
+    expect(urls).toEqual(['/v1/payments/charges/ch_%F0%9F%98%80']);
+  });
+});
+
+describe('a resource built outside Client', () => {
+  it.each([
+    [Charges, 'client.charges'],
+    [Transfers, 'client.transfers'],
+    [Payouts, 'client.payouts'],
+    [PaymentMethods, 'client.paymentMethods'],
+  ] as const)('%o throws a LunasError naming %s', (Resource, property) => {
+    const build = Resource as unknown as new (api?: unknown) => unknown;
+    expect(() => new build()).toThrow(LunasError);
+    expect(() => new build({ get: () => undefined })).toThrow(`is created by Client: use ${property}`);
+  });
+
+  it('is what Client builds, of the named class', () => {
+    const client = new Client({ apiKey: 'sk_test_resource', baseURL: 'http://127.0.0.1:9' });
+    expect(client.charges).toBeInstanceOf(Charges);
+    expect(client.paymentMethods).toBeInstanceOf(PaymentMethods);
   });
 });

@@ -1,64 +1,31 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, expectTypeOf } from 'vitest';
 import {
   type ChargeCreateParams,
-  type Client,
-  LunasError,
   RequestValidationError,
   type TransferCreateParams,
+  ResponseValidationError,
+  Client,
 } from '../../../../src/index.js';
 import { makeClient, server } from '../../../helpers/msw.js';
 import { ISO_UTC } from '../../../helpers/formats.js';
 import { BASE_URL, chargeJson, createdChargeJson, success, transferJson } from '../../../helpers/fixtures.js';
 import { countRequests } from '../../../helpers/requests.js';
-
-/** What a field's messages must contain: an exact message, a pattern, or just "some message". */
-type Expected = string | RegExp | 'any';
-
-/**
- * Runs `call` (which may throw or reject), expects RequestValidationError with
- * exactly the `expected` field names, each message list matching, and no request.
- */
-async function expectRefused(call: (client: Client) => unknown, expected: Record<string, Expected>) {
-  const counter = countRequests();
-  let error: unknown;
-  try {
-    await call(makeClient());
-  } catch (e) {
-    error = e;
-  }
-  expect(error, 'expected the call to be refused').toBeInstanceOf(RequestValidationError);
-  expect(error).toBeInstanceOf(LunasError);
-  const fields = (error as RequestValidationError).fields;
-  expect(Object.keys(fields).sort()).toEqual(Object.keys(expected).sort());
-  for (const [field, want] of Object.entries(expected)) {
-    const messages = fields[field]!;
-    expect(Array.isArray(messages) && messages.length > 0, `messages for ${field}`).toBe(true);
-    expect(messages.every((m) => typeof m === 'string' && m.length > 0)).toBe(true);
-    if (want instanceof RegExp)
-      expect(
-        messages.some((m) => want.test(m)),
-        `${field}: ${messages.join(' | ')}`,
-      ).toBe(true);
-    else if (want !== 'any') expect(messages).toContain(want);
-  }
-  expect(counter.count(), `requests sent: ${counter.urls.join(', ')}`).toBe(0);
-  return error as RequestValidationError;
-}
-
-/** Expects the call to reach the network; returns the JSON body sent. */
-async function expectSent(path: string, call: (client: Client) => Promise<unknown>, data: unknown): Promise<unknown> {
-  const bodies: unknown[] = [];
-  server.use(
-    http.post(`${BASE_URL}${path}`, async ({ request }) => {
-      bodies.push(await request.json());
-      return HttpResponse.json(success(data) as Record<string, unknown>);
-    }),
-  );
-  await call(makeClient());
-  expect(bodies).toHaveLength(1);
-  return bodies[0];
-}
+import { expectRefused, expectSent } from '../../../helpers/refusals.js';
+import { rejection } from '../../../helpers/rejection.js';
+import { successResponse, wireClient } from '../../../helpers/wire.js';
+import {
+  jsonObject,
+  looseObject,
+  maybe,
+  money,
+  moneyParam,
+  openEnum,
+  paramsTypedAs,
+  textParam,
+  typedAs,
+  z,
+} from '../../../../src/core/checks/schemas.js';
 
 const base: ChargeCreateParams = { payment_method: 'qris', amount: 10000 };
 const charge = (patch: Record<string, unknown>, omit: string[] = []) => {
@@ -468,101 +435,7 @@ describe('transfer create', () => {
   });
 });
 
-describe('list params', () => {
-  const lists = [
-    ['charges', (c: Client, p: unknown) => c.charges.list(p as never)],
-    ['transfers', (c: Client, p: unknown) => c.transfers.list(p as never)],
-    ['payouts', (c: Client, p: unknown) => c.payouts.list(p as never)],
-    ['paymentMethods', (c: Client, p: unknown) => c.paymentMethods.list(p as never)],
-  ] as const;
-
-  describe.each(lists)('%s.list', (_name, list) => {
-    it.each([0, -1, 1.5, Number.NaN, '2', null])('page %j', async (page) => {
-      await expectRefused((c) => list(c, { page }), { page: 'any' });
-    });
-
-    it.each([0, 101, 1.5, -5, '10', Number.POSITIVE_INFINITY])('pagesize %j', async (pagesize) => {
-      await expectRefused((c) => list(c, { pagesize }), { pagesize: 'any' });
-    });
-
-    it('page_size (the response spelling): did you mean pagesize?', async () => {
-      await expectRefused((c) => list(c, { page_size: 10 }), { page_size: 'Unknown field: did you mean "pagesize"?' });
-    });
-
-    it.each(['pageSize', 'PAGESIZE', 'page-size'])('%s: did you mean pagesize?', async (name) => {
-      await expectRefused((c) => list(c, { [name]: 10 }), { [name]: 'Unknown field: did you mean "pagesize"?' });
-    });
-
-    it('limit: the known fields listed', async () => {
-      await expectRefused((c) => list(c, { limit: 10 }), { limit: 'Unknown field; known fields: page, pagesize' });
-    });
-
-    it('both bad at once', async () => {
-      await expectRefused((c) => list(c, { page: 0, pagesize: 0 }), { page: 'any', pagesize: 'any' });
-    });
-
-    it('refuses when iterated with for await too, before sending', async () => {
-      await expectRefused(
-        async (c) => {
-          for await (const _ of list(c, { pagesize: 101 })) {
-            /* nothing */
-          }
-        },
-        { pagesize: 'any' },
-      );
-    });
-  });
-
-  it.each([
-    [1, 1],
-    [1, 100],
-    [250, 37],
-  ])('accepts page %j with pagesize %j and sends them', async (page, pagesize) => {
-    const urls: URL[] = [];
-    server.use(
-      http.get(`${BASE_URL}/v1/payouts`, ({ request }) => {
-        urls.push(new URL(request.url));
-        return HttpResponse.json({ status: 'success', data: [], page, page_size: pagesize, total_items: 0 });
-      }),
-    );
-    await makeClient().payouts.list({ page, pagesize });
-    expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({ page: String(page), pagesize: String(pagesize) });
-  });
-});
-
-describe('path ids', () => {
-  it.each([
-    ['', 'empty'],
-    ['.', 'dot'],
-    ['..', 'dot-dot'],
-  ])('retrieve(%j) is refused before sending (%s)', async (id) => {
-    await expectRefused((c) => c.charges.retrieve(id), { id: 'any' });
-  });
-});
-
-describe('path ids that are not valid Unicode text', () => {
-  it.each([
-    ['a lone high surrogate', '\ud83d'],
-    ['a lone low surrogate', '\ude00'],
-    ['an emoji cut in half', `ch_${'😀'.slice(0, 1)}`],
-  ])('retrieve with %s is refused as id, not a URIError, and nothing is sent', async (_name, id) => {
-    await expectRefused((c) => c.charges.retrieve(id), {
-      id: 'ID must be valid Unicode text: it holds half of a UTF-16 surrogate pair, often text cut inside an emoji',
-    });
-  });
-
-  it('a whole emoji is fine and percent-encoded', async () => {
-    const urls: string[] = [];
-    server.use(
-      http.get(`${BASE_URL}/v1/payments/charges/:id`, ({ request }) => {
-        urls.push(new URL(request.url).pathname);
-        return HttpResponse.json(success(chargeJson()));
-      }),
-    );
-    await makeClient().charges.retrieve('ch_😀');
-    expect(urls).toEqual(['/v1/payments/charges/ch_%F0%9F%98%80']);
-  });
-
+describe('text that is not valid Unicode', () => {
   it('text parameters may hold one: JSON carries it as an escape, and the service reads it back unchanged', async () => {
     const description = 'Tea \ud83c';
     const body = await expectSent('/v1/payments/charges', charge({ description }), createdCharge);
@@ -740,5 +613,396 @@ describe('messages name the value given and how to fix it', () => {
     });
     expect(JSON.stringify(error)).not.toContain('dXNlcjpodW50ZXIy');
     expect(error.message).not.toContain('dXNlcjpodW50ZXIy');
+  });
+});
+
+const { client, sent } = wireClient((request) =>
+  successResponse(request.url.pathname === '/v1/transfers' ? transferJson() : createdChargeJson()),
+);
+
+async function refusal(call: Promise<unknown>): Promise<Record<string, string[]>> {
+  sent.length = 0;
+  const error = await rejection(call, RequestValidationError);
+  expect(sent).toHaveLength(0);
+  return error.fields;
+}
+
+/** The body text sent by `call`, which must be sent once. */
+async function bodySent(call: Promise<unknown>): Promise<string> {
+  sent.length = 0;
+  await call;
+  expect(sent).toHaveLength(1);
+  return sent[0]!.body;
+}
+
+const transferOf = (amount: unknown) =>
+  client.transfers.create({ destination_account_id: 'acc_partner', amount: amount as string, currency: 'idr' });
+const chargeWithPrice = (price: unknown) =>
+  client.charges.create({
+    payment_method: 'qris',
+    amount: 10_000,
+    items: [{ name: 'Tea', price: price as string, quantity: 1 }],
+  });
+
+describe('a string with more than two digits after the point is refused, zeros included', () => {
+  it.each([
+    [
+      '10.000',
+      `Amount must have at most two digits after the '.' (got "10.000"): in Indonesia '.' groups thousands, ` +
+        `so it may mean ten thousand; write 10000 for ten thousand, or 10.00 for ten`,
+    ],
+    [
+      '1.500',
+      `Amount must have at most two digits after the '.' (got "1.500"): in Indonesia '.' groups thousands, ` +
+        `so it may mean one thousand five hundred; write 1500 for one thousand five hundred, or 1.50 for one point five`,
+    ],
+    [
+      '25.050',
+      `Amount must have at most two digits after the '.' (got "25.050"): in Indonesia '.' groups thousands, ` +
+        `so it may mean twenty-five thousand fifty; write 25050 for twenty-five thousand fifty, ` +
+        `or 25.05 for twenty-five point zero five`,
+    ],
+    [
+      '1.234',
+      `Amount must have at most two digits after the '.' (got "1.234"): in Indonesia '.' groups thousands, ` +
+        `so it may mean one thousand two hundred thirty-four; write 1234 for one thousand two hundred thirty-four, ` +
+        `or round it to cents, e.g. 1.23`,
+    ],
+    [
+      '10.0000',
+      `Amount must have at most two digits after the '.' (got "10.0000"): lunas never guesses whether a '.' ` +
+        `groups thousands, as it does in Indonesia; write 10.00 for ten`,
+    ],
+    [
+      '7.12345',
+      `Amount must have at most two digits after the '.' (got "7.12345"): lunas never guesses whether a '.' ` +
+        `groups thousands, as it does in Indonesia; round it to cents, e.g. 7.12`,
+    ],
+  ])('amount %j', async (amount, message) => {
+    expect(await refusal(transferOf(amount))).toEqual({ amount: [message] });
+  });
+
+  it('an item price "1.500" is refused at items.0.price, with the same fix', async () => {
+    const fields = await refusal(chargeWithPrice('1.500'));
+    expect(Object.keys(fields)).toEqual(['items.0.price']);
+    expect(fields['items.0.price']![0]).toMatch(/^Price must have at most two digits after the '\.'/);
+    expect(fields['items.0.price']![0]).toContain(
+      'write 1500 for one thousand five hundred, or 1.50 for one point five',
+    );
+  });
+
+  it('a charge amount "10.000" is refused too', async () => {
+    const fields = await refusal(client.charges.create({ payment_method: 'qris', amount: '10.000' }));
+    expect(fields.amount![0]).toContain('write 10000 for ten thousand, or 10.00 for ten');
+  });
+
+  it('Indonesian grouping with a decimal comma is answered with the plain form', async () => {
+    expect((await refusal(transferOf('1.500.000,50'))).amount![0]).toContain('write 1500000.5 or "1500000.50"');
+    expect((await refusal(transferOf('1.500.000'))).amount![0]).toContain('write 1500000 or "1500000.00"');
+  });
+
+  it('zero or below is still "Amount must be greater than 0", whatever its decimals', async () => {
+    expect(await refusal(transferOf('0.000'))).toEqual({ amount: ['Amount must be greater than 0'] });
+    expect(await refusal(transferOf('-1.500'))).toEqual({ amount: ['Amount must be greater than 0'] });
+  });
+
+  it('a number is not a string: 10.000 in JavaScript is 10, and is sent as 10', async () => {
+    const body = await bodySent(transferOf(Number('10.000')));
+    expect(body).toContain('"amount":10,');
+  });
+
+  it.each(['10.00', '10.5', '10', '0010.50'])('%j, two digits or fewer, is sent', async (amount) => {
+    expect(JSON.parse(await bodySent(transferOf(amount))).amount).toBe(Number(amount));
+  });
+});
+
+describe('an amount a JSON number cannot write exactly is refused, never changed', () => {
+  const limits =
+    'every whole amount up to 9007199254740991 and every amount with cents up to 9999999999999.99 is sent exactly';
+
+  it.each([
+    [36028797018963968, '36028797018963968', '36028797018963970'],
+    ['36028797018963968', '"36028797018963968"', '36028797018963970'],
+    ['9007199254740993', '"9007199254740993"', '9007199254740992'],
+    ['90071992547409.93', '"90071992547409.93"', '90071992547409.94'],
+    ['99999999999999.99', '"99999999999999.99"', '99999999999999.98'],
+    [2 ** 70, '1180591620717411303424', '1.1805916207174113e+21'],
+    ['1000000000000000000000', '"1000000000000000000000"', '1e+21'],
+  ])('amount %j', async (amount, shown, wouldBe) => {
+    expect(await refusal(transferOf(amount))).toEqual({
+      amount: [
+        `Amount cannot be sent exactly as a JSON number (got ${shown}, which it would write as ${wouldBe}); ${limits}`,
+      ],
+    });
+  });
+
+  it('an item price is held to the same rule', async () => {
+    const fields = await refusal(chargeWithPrice(36028797018963968));
+    expect(fields).toEqual({
+      'items.0.price': [
+        `Price cannot be sent exactly as a JSON number (got 36028797018963968, which it would write as 36028797018963970); ${limits}`,
+      ],
+    });
+  });
+
+  it.each([
+    [9007199254740991, '9007199254740991'],
+    ['9007199254740991', '9007199254740991'],
+    ['9999999999999.99', '9999999999999.99'],
+    [18014398509481984, '18014398509481984'],
+    ['100000000000000000000', '100000000000000000000'],
+    [90071992547409.94, '90071992547409.94'],
+  ])('%j is sent as the literal %s', async (amount, literal) => {
+    expect(await bodySent(transferOf(amount))).toContain(`"amount":${literal},`);
+  });
+});
+
+describe('money in responses', () => {
+  function serveCharge(data: Record<string, unknown>) {
+    server.use(http.get(`${BASE_URL}/v1/payments/charges/:id`, () => HttpResponse.json(success(data))));
+  }
+
+  it.each([
+    [10000, '10000.00'],
+    ['10000', '10000.00'],
+    [10000.5, '10000.50'],
+    ['10000.50', '10000.50'],
+    ['007.1', '7.10'],
+    [2 ** 46 - 1, '70368744177663.00'],
+    ['12345678901234567.89', '12345678901234567.89'],
+    ['10000.000', '10000.00'],
+  ])('amount %j -> %j (a string with two decimals)', async (amount, expected) => {
+    serveCharge(chargeJson({ amount }));
+    const charge = await makeClient().charges.retrieve('ch_123');
+    expect(charge.amount).toBe(expected);
+    expect(typeof charge.amount).toBe('string');
+  });
+
+  it('normalises fee and items[].price the same way', async () => {
+    serveCharge(
+      chargeJson({
+        fee: 70,
+        items: [
+          { name: 'Tea', price: 5000, quantity: 1 },
+          { name: 'Cake', price: '12.5', quantity: 2 },
+          { name: 'Water', price: 0.5, quantity: 3 },
+        ],
+      }),
+    );
+    const charge = await makeClient().charges.retrieve('ch_123');
+    expect(charge.fee).toBe('70.00');
+    expect(charge.items!.map((item) => item.price)).toEqual(['5000.00', '12.50', '0.50']);
+  });
+
+  it.each([
+    ['amount', '10000.123', 'data.amount'],
+    ['amount', 10000.123, 'data.amount'],
+    ['amount', 'abc', 'data.amount'],
+    ['amount', true, 'data.amount'],
+    ['amount', null, 'data.amount'],
+    ['amount', '', 'data.amount'],
+    ['amount', '1e3', 'data.amount'],
+    ['amount', { value: '1.00' }, 'data.amount'],
+    ['amount', 1e21, 'data.amount'],
+    ['amount', 2 ** 46, 'data.amount'],
+    ['fee', '0.001', 'data.fee'],
+    ['fee', false, 'data.fee'],
+  ])('%s = %j -> ResponseValidationError at %s with the raw body', async (key, value, path) => {
+    const text = JSON.stringify(success(chargeJson({ [key]: value })), null, 2);
+    server.use(
+      http.get(
+        `${BASE_URL}/v1/payments/charges/:id`,
+        () => new HttpResponse(text, { headers: { 'content-type': 'application/json', 'x-request-id': 'req_money' } }),
+      ),
+    );
+    const error = await makeClient()
+      .charges.retrieve('ch_123')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    const validation = error as ResponseValidationError;
+    expect(validation.path).toBe(path);
+    expect(validation.body).toBe(text);
+    expect(validation.status).toBe(200);
+    expect(validation.requestId).toBe('req_money');
+    expect(validation.issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it('items[].price with three non-zero decimals -> ResponseValidationError at data.items.0.price', async () => {
+    const text = JSON.stringify(success(chargeJson({ items: [{ name: 'Tea', price: '1.999', quantity: 1 }] })));
+    server.use(
+      http.get(
+        `${BASE_URL}/v1/payments/charges/:id`,
+        () => new HttpResponse(text, { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const error = await makeClient()
+      .charges.retrieve('ch_123')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).toBe('data.items.0.price');
+    expect((error as ResponseValidationError).body).toBe(text);
+  });
+
+  it('reports every bad money field, the first one as path', async () => {
+    serveCharge(chargeJson({ amount: 'abc', fee: 'def' }));
+    const error = (await makeClient()
+      .charges.retrieve('ch_123')
+      .catch((e: unknown) => e)) as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.issues.map((issue) => issue.path).sort()).toEqual(['data.amount', 'data.fee']);
+    expect(['data.amount', 'data.fee']).toContain(error.path);
+  });
+});
+
+// Fixtures for the compile-time tie. Each `@ts-expect-error` below is a
+// disagreement typedAs or paramsTypedAs must refuse: an unused directive
+// fails `npm run typecheck`, so a rule that stops catching its case is seen.
+// The resources' own interfaces are tied where their schemas are typed
+// (src/resources, src/webhooks.ts): src does not compile when one drifts.
+
+/** A response interface in the resources' style, with its lenient schema. */
+interface OrderLine {
+  sku: string;
+  price: string;
+}
+interface Order {
+  id: string;
+  status: 'open' | 'paid';
+  kind: 'retail' | 'wholesale';
+  total: string;
+  note?: string | null | undefined;
+  paid_at: string | null;
+  lines: OrderLine[];
+  buyer?: { name?: string | null | undefined } | null | undefined;
+  hint?: unknown;
+}
+const orderWire = looseObject({
+  id: z.string(),
+  status: openEnum(),
+  kind: z.enum(['retail', 'wholesale']),
+  total: money,
+  note: maybe(z.string()),
+  paid_at: z.nullable(z.string()),
+  lines: z.array(looseObject({ sku: z.string(), price: money })),
+  buyer: maybe(looseObject({ name: maybe(z.string()) })),
+  hint: z.optional(z.unknown()),
+});
+const orderJson = {
+  id: 'o_1',
+  status: 'refunded',
+  kind: 'retail',
+  total: 10,
+  paid_at: null,
+  lines: [{ sku: 'tea', price: '5000' }],
+  gift: true,
+};
+
+/** A request interface, with its strict schema. */
+interface RefundParams {
+  charge_id: string;
+  amount: number | string;
+  reason?: string | undefined;
+}
+const refundParams = z.strictObject({
+  charge_id: textParam('Charge ID'),
+  amount: moneyParam('Amount'),
+  reason: z.optional(textParam('Reason', 255)),
+});
+
+type Retyped<T, K extends keyof T, To> = Omit<T, K> & { [P in K]: To };
+
+describe('typedAs and paramsTypedAs: an interface that disagrees with its schema does not compile', () => {
+  it('an agreeing response interface compiles; nothing changes at run time', () => {
+    const orderSchema = typedAs<Order>()(orderWire);
+    expectTypeOf<z.output<typeof orderSchema>>().toEqualTypeOf<Order>();
+    // The schema is the same object, still lenient: an unknown status passes, an unknown field is kept.
+    expect(orderSchema).toBe(orderWire);
+    expect(orderSchema.parse(orderJson)).toMatchObject({ status: 'refunded', total: '10.00', gift: true });
+  });
+
+  it('a field on one side only, a field retyped (money included), nested objects and array items', () => {
+    // @ts-expect-error: a field the schema does not have
+    typedAs<Order & { refunded_at: string }>()(orderWire);
+    // @ts-expect-error: a field of the schema missing from the interface
+    typedAs<Omit<Order, 'total'>>()(orderWire);
+    // @ts-expect-error: money is a string in a response, never a number
+    typedAs<Retyped<Order, 'total', number>>()(orderWire);
+    // @ts-expect-error: an array item's field retyped
+    typedAs<Retyped<Order, 'lines', { sku: string; price: number }[]>>()(orderWire);
+    // @ts-expect-error: an array item with a field the schema does not have
+    typedAs<Retyped<Order, 'lines', (OrderLine & { tax: string })[]>>()(orderWire);
+    // @ts-expect-error: a nested object's field retyped
+    typedAs<Retyped<Order, 'buyer', { name?: number | null | undefined } | null | undefined>>()(orderWire);
+    // @ts-expect-error: an unchecked field claimed to be a string
+    typedAs<Retyped<Order, 'hint', string | undefined>>()(orderWire);
+    expect(typeof typedAs<Order>()).toBe('function');
+  });
+
+  it('optional and nullable: the same on both sides', () => {
+    // @ts-expect-error: a required field made optional
+    typedAs<Omit<Order, 'paid_at'> & { paid_at?: string | null }>()(orderWire);
+    // @ts-expect-error: an optional field made required
+    typedAs<Omit<Order, 'note'> & { note: string | null | undefined }>()(orderWire);
+    // @ts-expect-error: a nullable field no longer nullable
+    typedAs<Omit<Order, 'note'> & { note?: string | undefined }>()(orderWire);
+    // @ts-expect-error: null allowed where the schema refuses it
+    typedAs<Retyped<Order, 'id', string | null>>()(orderWire);
+    expect(orderWire.safeParse({ ...orderJson, id: null }).success).toBe(false);
+  });
+
+  it('open enums: a union of strings for the schema’s string, and nothing wider or of another type', () => {
+    // The known values narrow the open enum's string; the plain string agrees too.
+    expectTypeOf(typedAs<Retyped<Order, 'status', string>>()(orderWire)).not.toBeNever();
+    // @ts-expect-error: a union that is not only strings
+    typedAs<Retyped<Order, 'status', 'open' | 0>>()(orderWire);
+    // @ts-expect-error: wider than a closed enum of the schema
+    typedAs<Retyped<Order, 'kind', string>>()(orderWire);
+    // @ts-expect-error: a closed enum's values are not its to change
+    typedAs<Retyped<Order, 'kind', 'retail'>>()(orderWire);
+    expect(orderWire.safeParse({ ...orderJson, kind: 'other' }).success).toBe(false);
+  });
+
+  it('the interface is closed: an index signature on it is refused; a JSON record keeps its own', () => {
+    // @ts-expect-error: an open interface would let a merchant's typo compile
+    typedAs<Order & { [field: string]: unknown }>()(orderWire);
+    interface Anything {
+      [field: string]: unknown;
+    }
+    expectTypeOf(typedAs<Anything>()(jsonObject)).not.toBeNever();
+    // @ts-expect-error: a record has no named field
+    typedAs<{ id: string }>()(jsonObject);
+  });
+
+  it('the compile error names each field that disagrees, with why', () => {
+    const tie = typedAs<Omit<Order, 'note' | 'lines'> & { note: string; lines: { sku: string; price: number }[] }>();
+    type Expected = Parameters<typeof tie<typeof orderWire>>[0];
+    expectTypeOf<keyof Expected>().toEqualTypeOf<'note' | 'lines[].price'>();
+    expectTypeOf<Expected['lines[].price']['why']>().toEqualTypeOf<'the types differ'>();
+    expectTypeOf<Expected['lines[].price']['interface']>().toEqualTypeOf<number>();
+    expectTypeOf<Expected['lines[].price']['schema']>().toEqualTypeOf<string>();
+    expectTypeOf<Expected['note']['why']>().toEqualTypeOf<'optional in the schema only'>();
+    // When the two agree, the parameter is the schema's own type.
+    const agreeing = typedAs<Order>();
+    expectTypeOf<Parameters<typeof agreeing<typeof orderWire>>[0]>().toEqualTypeOf<typeof orderWire>();
+    expect([typeof tie, typeof agreeing]).toEqual(['function', 'function']);
+  });
+
+  it('request parameters: the interface is exactly what the strict schema accepts', () => {
+    const refundSchema = paramsTypedAs<RefundParams>()(refundParams);
+    expect(refundSchema).toBe(refundParams);
+    // The schema keeps its own type: validate gives the body sent (money as a number).
+    expectTypeOf<z.output<typeof refundSchema>['amount']>().toEqualTypeOf<number>();
+    expect(refundSchema.parse({ charge_id: 'ch_1', amount: '25000.50' })).toEqual({
+      charge_id: 'ch_1',
+      amount: 25000.5,
+    });
+    // @ts-expect-error: money accepted as a number only, where the schema takes a string too
+    paramsTypedAs<Retyped<RefundParams, 'amount', number>>()(refundParams);
+    // @ts-expect-error: an optional parameter made required
+    paramsTypedAs<Retyped<RefundParams, 'reason', string>>()(refundParams);
+    // @ts-expect-error: a parameter the schema would refuse as unknown
+    paramsTypedAs<RefundParams & { note?: string | undefined }>()(refundParams);
+    // @ts-expect-error: no open enum in a request: a union is narrower than the text the schema takes
+    paramsTypedAs<Retyped<RefundParams, 'charge_id', 'ch_1' | 'ch_2'>>()(refundParams);
   });
 });

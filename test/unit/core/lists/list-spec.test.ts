@@ -5,10 +5,13 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { API_KEY, chargeJson } from '../../../helpers/fixtures.js';
-import { makeClient } from '../../../helpers/msw.js';
+import { API_KEY, chargeJson, BASE_URL } from '../../../helpers/fixtures.js';
+import { makeClient, server } from '../../../helpers/msw.js';
 import { serveList } from '../../../helpers/pages.js';
 import { countRequests } from '../../../helpers/requests.js';
+import { http, HttpResponse } from 'msw';
+import { type Client } from '../../../../src/index.js';
+import { expectRefused } from '../../../helpers/refusals.js';
 
 describe('util.inspect of a list', () => {
   it('a PagePromise names its class, request, page and page size, and sends nothing', () => {
@@ -60,5 +63,67 @@ describe('util.inspect of a list', () => {
     expect(shown).toBe('Page { data: [Array], page: 1, page_size: 10, total_items: 2 }');
     expect(inspect(page, { depth: 3 })).toContain("id: 'ch_2'");
     expect(inspect(page, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+  });
+});
+
+describe('list params', () => {
+  const lists = [
+    ['charges', (c: Client, p: unknown) => c.charges.list(p as never)],
+    ['transfers', (c: Client, p: unknown) => c.transfers.list(p as never)],
+    ['payouts', (c: Client, p: unknown) => c.payouts.list(p as never)],
+    ['paymentMethods', (c: Client, p: unknown) => c.paymentMethods.list(p as never)],
+  ] as const;
+
+  describe.each(lists)('%s.list', (_name, list) => {
+    it.each([0, -1, 1.5, Number.NaN, '2', null])('page %j', async (page) => {
+      await expectRefused((c) => list(c, { page }), { page: 'any' });
+    });
+
+    it.each([0, 101, 1.5, -5, '10', Number.POSITIVE_INFINITY])('pagesize %j', async (pagesize) => {
+      await expectRefused((c) => list(c, { pagesize }), { pagesize: 'any' });
+    });
+
+    it('page_size (the response spelling): did you mean pagesize?', async () => {
+      await expectRefused((c) => list(c, { page_size: 10 }), { page_size: 'Unknown field: did you mean "pagesize"?' });
+    });
+
+    it.each(['pageSize', 'PAGESIZE', 'page-size'])('%s: did you mean pagesize?', async (name) => {
+      await expectRefused((c) => list(c, { [name]: 10 }), { [name]: 'Unknown field: did you mean "pagesize"?' });
+    });
+
+    it('limit: the known fields listed', async () => {
+      await expectRefused((c) => list(c, { limit: 10 }), { limit: 'Unknown field; known fields: page, pagesize' });
+    });
+
+    it('both bad at once', async () => {
+      await expectRefused((c) => list(c, { page: 0, pagesize: 0 }), { page: 'any', pagesize: 'any' });
+    });
+
+    it('refuses when iterated with for await too, before sending', async () => {
+      await expectRefused(
+        async (c) => {
+          for await (const _ of list(c, { pagesize: 101 })) {
+            /* nothing */
+          }
+        },
+        { pagesize: 'any' },
+      );
+    });
+  });
+
+  it.each([
+    [1, 1],
+    [1, 100],
+    [250, 37],
+  ])('accepts page %j with pagesize %j and sends them', async (page, pagesize) => {
+    const urls: URL[] = [];
+    server.use(
+      http.get(`${BASE_URL}/v1/payouts`, ({ request }) => {
+        urls.push(new URL(request.url));
+        return HttpResponse.json({ status: 'success', data: [], page, page_size: pagesize, total_items: 0 });
+      }),
+    );
+    await makeClient().payouts.list({ page, pagesize });
+    expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({ page: String(page), pagesize: String(pagesize) });
   });
 });
