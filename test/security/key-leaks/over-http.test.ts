@@ -22,10 +22,10 @@ import {
   RequestValidationError,
 } from 'lunas-sdk';
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
-import { keyForms, keyLeaks } from '../helpers/key-forms.js';
-import { recordEvents, recordingLogger } from '../helpers/recorders.js';
-import { listResponse, successResponse, wireClient } from '../helpers/wire.js';
-import { API_KEY, transferJson } from '../helpers/fixtures.js';
+import { keyForms, keyLeaks } from '../../helpers/key-forms.js';
+import { recordEvents, recordingLogger } from '../../helpers/recorders.js';
+import { listResponse, successResponse, wireClient } from '../../helpers/wire.js';
+import { API_KEY, transferJson } from '../../helpers/fixtures.js';
 
 /** Base64-style: `+`, `/` and `=` are percent-encoded in a URL, `/` JSON-escaped as `\/` by some encoders. */
 const KEY = 'sk_live_sw+ep/4f1c9a7e2b==';

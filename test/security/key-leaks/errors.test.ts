@@ -20,11 +20,11 @@ import {
   LunasError,
   RequestValidationError,
   ResponseValidationError,
-} from '../../src/index.js';
-import { keyForms, keyLeaks, renderings as everyRendering } from '../helpers/key-forms.js';
-import { makeClient } from '../helpers/msw.js';
-import { collect } from '../helpers/pages.js';
-import { recordEvents, recordingLogger } from '../helpers/recorders.js';
+} from '../../../src/index.js';
+import { keyForms, keyLeaks, renderings as everyRendering } from '../../helpers/key-forms.js';
+import { makeClient } from '../../helpers/msw.js';
+import { collect } from '../../helpers/pages.js';
+import { recordEvents, recordingLogger } from '../../helpers/recorders.js';
 import {
   CHARGE_PATH,
   CHARGES_PATH,
@@ -34,7 +34,7 @@ import {
   textReply,
   TRANSFER_PARAMS,
   TRANSFERS_PATH,
-} from '../helpers/requests.js';
+} from '../../helpers/requests.js';
 import {
   API_KEY,
   BASE_URL,
@@ -43,10 +43,10 @@ import {
   createdChargeJson,
   success,
   transferJson,
-} from '../helpers/fixtures.js';
-import { rejection, thrown } from '../helpers/rejection.js';
-import { sleep } from '../helpers/waiting.js';
-import { successResponse } from '../helpers/wire.js';
+} from '../../helpers/fixtures.js';
+import { rejection, thrown } from '../../helpers/rejection.js';
+import { sleep } from '../../helpers/waiting.js';
+import { successResponse } from '../../helpers/wire.js';
 
 const unmockedFetch = globalThis.fetch;
 const deep = { depth: 10, showHidden: true } as const;

@@ -12,11 +12,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Secret } from '../../src/core/report/secrets.js';
-import { Client, LunasError, RequestValidationError } from '../../src/index.js';
-import { keyForms, keyLeaks, renderings } from '../helpers/key-forms.js';
-import { recordEvents, recordingLogger } from '../helpers/recorders.js';
-import { chargeJson } from '../helpers/fixtures.js';
+import { Secret } from '../../../src/core/report/secrets.js';
+import { Client, LunasError, RequestValidationError } from '../../../src/index.js';
+import { keyForms, keyLeaks, renderings } from '../../helpers/key-forms.js';
+import { recordEvents, recordingLogger } from '../../helpers/recorders.js';
+import { chargeJson } from '../../helpers/fixtures.js';
 
 const RUNS = Number(process.env.LUNAS_PROPERTY_RUNS ?? 150);
 const BASE_URL = 'https://api.lunas.test';
