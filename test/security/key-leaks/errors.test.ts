@@ -1,70 +1,55 @@
 /**
- * Security: the API key never leaks (errors, JSON, util.inspect, logs), it is
- * sent only as `Authorization: Bearer`, and per-call headers and keys cannot
- * smuggle in other headers or override the SDK's own.
+ * The API key in no error, however it is rendered (message, stack, JSON,
+ * `util.inspect`, fields, body, headers, causes): echoed by the service in a
+ * body, a header or a Location, in any form (literal, percent-encoded,
+ * JSON-escaped); in a connection failure or a timeout; in a custom fetch's own
+ * error, never attached; and quoted masked wherever lunas refuses a name or a
+ * value before sending. test/security/key-leaks/ holds every channel the key
+ * could leak through, one file each; over-http.test.ts, against the sandbox.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inspect } from 'node:util';
 import { delay, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
-  APIError,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   Client,
+  type ClientOptions,
   InternalServerError,
   LunasError,
   RequestValidationError,
   ResponseValidationError,
+  APIError,
+  getResponseInfo,
 } from '../../../src/index.js';
-import { keyForms, keyLeaks, renderings as everyRendering } from '../../helpers/key-forms.js';
+import {
+  B64_KEY,
+  expectNoKey,
+  keyForms,
+  keyLeaks,
+  observedClient,
+  renderings as everyRendering,
+  shown,
+  leaksOf,
+} from '../../helpers/key-forms.js';
 import { makeClient } from '../../helpers/msw.js';
 import { collect } from '../../helpers/pages.js';
-import { recordEvents, recordingLogger } from '../../helpers/recorders.js';
-import {
-  CHARGE_PATH,
-  CHARGES_PATH,
-  countRequests,
-  jsonReply,
-  route,
-  textReply,
-  TRANSFER_PARAMS,
-  TRANSFERS_PATH,
-} from '../../helpers/requests.js';
-import {
-  API_KEY,
-  BASE_URL,
-  CHARGE_ID,
-  chargeJson,
-  createdChargeJson,
-  success,
-  transferJson,
-} from '../../helpers/fixtures.js';
+import { recordingLogger } from '../../helpers/recorders.js';
+import { CHARGE_PATH, jsonReply, route, textReply, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../helpers/requests.js';
+import { API_KEY, BASE_URL, CHARGE_ID, chargeJson, success, transferJson } from '../../helpers/fixtures.js';
 import { rejection, thrown } from '../../helpers/rejection.js';
-import { sleep } from '../../helpers/waiting.js';
-import { successResponse } from '../../helpers/wire.js';
+import { successResponse, wireClient } from '../../helpers/wire.js';
 
 const unmockedFetch = globalThis.fetch;
-const deep = { depth: 10, showHidden: true } as const;
+const ELSEWHERE = 'https://elsewhere.lunas.test';
 
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** Every rendering of `value` a merchant might log or ship to an error tracker. */
-function renderings(value: unknown): string[] {
-  const out = [inspect(value, deep), JSON.stringify(value) ?? '', String(value)];
-  if (value instanceof Error) out.push(value.message, value.stack ?? '');
-  return out;
-}
-
-function expectNoKey(value: unknown, key: string = API_KEY): void {
-  for (const text of renderings(value)) expect(text).not.toContain(key);
-}
 
 describe('the API key never appears in an error', () => {
   it('when a 401 body echoes it', async () => {
@@ -73,7 +58,7 @@ describe('the API key never appears in an error', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     // The service's message is kept, with the key masked.
     expect((error as Error).message).toContain('Invalid API key [REDACTED]');
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when a 400 field map echoes it', async () => {
@@ -83,7 +68,7 @@ describe('the API key never appears in an error', () => {
     const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS));
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).fields.authorization).toEqual(['Bearer [REDACTED] is not allowed here']);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when an HTML 5xx page echoes it', async () => {
@@ -91,7 +76,7 @@ describe('the API key never appears in an error', () => {
     const error = await rejection(makeClient({ maxRetries: 0 }).charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).body).toContain('Bearer [REDACTED]');
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when a 2xx body that is not JSON echoes it', async () => {
@@ -99,14 +84,14 @@ describe('the API key never appears in an error', () => {
     const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).body).toBe('debug: key=[REDACTED]');
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when a 2xx body of the wrong shape echoes it', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson({ amount: { key: API_KEY } }))));
     const error = await rejection(makeClient().charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when the connection fails, after retries', async () => {
@@ -116,7 +101,7 @@ describe('the API key never appears in an error', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     const error = await outcome;
     expect(error).toBeInstanceOf(APIConnectionError);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when an attempt times out', async () => {
@@ -129,14 +114,14 @@ describe('the API key never appears in an error', () => {
     await vi.advanceTimersByTimeAsync(200);
     const error = await outcome;
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when the caller aborts', async () => {
     route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
     const error = await rejection(makeClient().charges.retrieve(CHARGE_ID, { signal: AbortSignal.abort() }));
     expect(error).toBeInstanceOf(APIUserAbortError);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when a header is refused', async () => {
@@ -144,7 +129,7 @@ describe('the API key never appears in an error', () => {
       makeClient().charges.retrieve(CHARGE_ID, { headers: { 'x-debug': `key ${API_KEY}\r\n` } }),
     );
     expect(error).toBeInstanceOf(RequestValidationError);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when a refused connection reports its cause (a real socket, no msw)', async () => {
@@ -155,7 +140,7 @@ describe('the API key never appears in an error', () => {
     const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
     const error = await rejection(client.charges.retrieve(CHARGE_ID));
     expect(error).toBeInstanceOf(APIConnectionError);
-    expectNoKey(error);
+    expectNoKey(error, API_KEY);
   });
 
   it('when the server echoes it JSON-escaped (a key with "/", as PHP json_encode writes it)', async () => {
@@ -177,23 +162,6 @@ describe('the API key never appears in an error', () => {
   });
 });
 
-/** A base64-style key: `+`, `/` and `=` are percent-encoded in a query or an id. */
-const B64_KEY = 'sk_live_Zm9v+YmFy/cXV4==';
-
-/** A client with `key` whose requests go to `respond`, its events and debug lines recorded. */
-function observedClient(key: string, respond: (request: Request) => Response | Promise<Response>) {
-  const { lines, logger } = recordingLogger();
-  const client = new Client({
-    apiKey: key,
-    baseURL: BASE_URL,
-    maxRetries: 0,
-    logger,
-    logLevel: 'debug',
-    fetch: async (input, init) => respond(new Request(input, init)),
-  });
-  return { client, lines, events: recordEvents(client) };
-}
-
 /** Runs `make` with LUNAS_API_KEY set to the base64-style key. */
 function withEnvKey<T>(make: () => T): T {
   vi.stubEnv('LUNAS_API_KEY', B64_KEY);
@@ -202,11 +170,6 @@ function withEnvKey<T>(make: () => T): T {
   } finally {
     vi.unstubAllEnvs();
   }
-}
-
-/** What a call handed back or showed anywhere: the error's renderings, every event, every log line. */
-function shown(error: unknown, events: unknown[], lines: string[]): string[] {
-  return [...everyRendering(error), ...events.flatMap(everyRendering), ...lines];
 }
 
 describe('the API key never appears in any form: literal, percent-encoded or JSON-escaped', () => {
@@ -344,34 +307,6 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     }
   });
 
-  it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
-    const { client } = observedClient(B64_KEY, () => successResponse({}));
-    for (const thrown of [
-      Object.create(null),
-      Symbol('x'),
-      new Proxy(
-        {},
-        {
-          get: () => {
-            throw new Error('trap');
-          },
-        },
-      ),
-    ]) {
-      const error = await rejection(
-        client.post('/v1/things', {
-          body: {
-            toJSON: () => {
-              throw thrown;
-            },
-          },
-        }),
-      );
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['body']);
-    }
-  });
-
   it.each([
     [
       'percent-encoded, lower-case hex',
@@ -392,158 +327,6 @@ describe('the API key never appears in any form: literal, percent-encoded or JSO
     expect((error as AuthenticationError).body).toBe('<pre>Unauthorized: Bearer [REDACTED]</pre>');
     expect((error as AuthenticationError).headers.get('x-echo')).toBe('[REDACTED]');
     expect(keyLeaks(shown(error, events, lines), B64_KEY)).toEqual([]);
-  });
-});
-
-describe('the API key is never sent in a request’s parameters', () => {
-  /** A client with the base64-style key on msw, every request it sends counted, its events and debug lines recorded. */
-  function guarded() {
-    const { lines, logger } = recordingLogger();
-    const client = makeClient({ apiKey: B64_KEY, logger, logLevel: 'debug' });
-    return { client, lines, events: recordEvents(client), sent: countRequests() };
-  }
-
-  /**
-   * `error` refuses exactly `fields` for holding the key, each message naming
-   * its field; nothing was sent, and no rendering of the error (message,
-   * stack, `fields`, JSON, `util.inspect`), event or line holds any form of
-   * the key or its first or last 12 characters.
-   */
-  function expectKeyRefused(error: unknown, fields: string[], seen: ReturnType<typeof guarded>): void {
-    expect(error).toBeInstanceOf(RequestValidationError);
-    const refused = (error as RequestValidationError).fields;
-    expect(Object.keys(refused)).toEqual(fields);
-    for (const field of fields)
-      expect(refused[field]).toEqual([expect.stringContaining(`The client's API key is in ${field}: `)]);
-    expect(seen.sent.count()).toBe(0);
-    expect(seen.events).toEqual([]);
-    expect(seen.lines).toEqual([]);
-    const texts = [...everyRendering(error), ...everyRendering(refused)];
-    expect(keyLeaks(texts, B64_KEY)).toEqual([]);
-    for (const text of texts) {
-      expect(text).not.toContain(B64_KEY.slice(0, 12));
-      expect(text).not.toContain(B64_KEY.slice(-12));
-    }
-  }
-
-  const charge = { payment_method: 'qris', amount: 10_000 } as const;
-  const tea = { name: 'Tea', price: 5_000, quantity: 1 };
-
-  it.each<[string, (client: Client) => Promise<unknown>, string[]]>([
-    [
-      'charges.create, the key as the description',
-      (c) => c.charges.create({ ...charge, description: B64_KEY }),
-      ['description'],
-    ],
-    [
-      'charges.create, the key inside a longer description',
-      (c) => c.charges.create({ ...charge, description: `Support: use key ${B64_KEY} for refunds` }),
-      ['description'],
-    ],
-    [
-      'charges.create, a customer’s name',
-      (c) => c.charges.create({ ...charge, customer_details: { name: `Siti ${B64_KEY}` } }),
-      ['customer_details.name'],
-    ],
-    [
-      'charges.create, an item’s name',
-      (c) => c.charges.create({ ...charge, items: [tea, { ...tea, name: B64_KEY }] }),
-      ['items.1.name'],
-    ],
-    [
-      'charges.create, a reference and a channel',
-      (c) => c.charges.create({ ...charge, channel: B64_KEY, client_reference_id: `ref-${B64_KEY}` }),
-      ['channel', 'client_reference_id'],
-    ],
-    [
-      'charges.create, a virtual account’s name',
-      (c) =>
-        c.charges.create({
-          payment_method: 'virtual_account',
-          amount: 10_000,
-          payment_method_options: { virtual_account: { account_name: B64_KEY } },
-        }),
-      ['payment_method_options.virtual_account.account_name'],
-    ],
-    [
-      'charges.create, a name in payment_method_options (masked in the field)',
-      (c) => c.charges.create({ ...charge, payment_method_options: { qris: { [B64_KEY]: true } } }),
-      ['payment_method_options.qris.[REDACTED]'],
-    ],
-    ['charges.retrieve, the id', (c) => c.charges.retrieve(B64_KEY), ['id']],
-    [
-      'transfers.create, the description and the reference',
-      (c) => c.transfers.create({ ...TRANSFER_PARAMS, description: `for ${B64_KEY}`, client_reference_id: B64_KEY }),
-      ['client_reference_id', 'description'],
-    ],
-    [
-      'transfers.create, the destination',
-      (c) => c.transfers.create({ ...TRANSFER_PARAMS, destination_account_id: B64_KEY }),
-      ['destination_account_id'],
-    ],
-    [
-      'raw post, a nested field',
-      (c) => c.post('/v1/things', { body: { metadata: { note: `key=${B64_KEY}` } } }),
-      ['body.metadata.note'],
-    ],
-    [
-      'raw post, an array’s item',
-      (c) => c.post('/v1/things', { body: { items: [{ name: 'Tea' }, { name: B64_KEY }], tags: ['a', B64_KEY] } }),
-      ['body.items.1.name', 'body.tags.1'],
-    ],
-    [
-      'raw post, a name (masked in the field)',
-      (c) => c.post('/v1/things', { body: { metadata: { [B64_KEY]: 'x' } } }),
-      ['body.metadata.[REDACTED]'],
-    ],
-    ['raw post, the whole body', (c) => c.post('/v1/things', { body: B64_KEY }), ['body']],
-    [
-      'raw post, what a toJSON returns',
-      (c) => c.post('/v1/things', { body: { when: { toJSON: () => `at ${B64_KEY}` } } }),
-      ['body.when'],
-    ],
-    ['raw get, a query value', (c) => c.get('/v1/things', { query: { q: B64_KEY, page: 1 } }), ['query.q']],
-    ['raw get, the path', (c) => c.get(`/v1/things/${B64_KEY}/items`), ['path']],
-  ])('%s: refused before sending, naming the field, never the key', async (_where, call, fields) => {
-    const seen = guarded();
-    expectKeyRefused(await rejection(call(seen.client)), fields, seen);
-  });
-
-  it('refuses each form the key is masked in (encoded, escaped); sends a case variant or a part of it', async () => {
-    const seen = guarded();
-    const refused = [
-      encodeURIComponent(B64_KEY),
-      encodeURIComponent(B64_KEY).replace(/%../g, (escape) => escape.toLowerCase()),
-      encodeURIComponent(encodeURIComponent(B64_KEY)),
-      JSON.stringify(B64_KEY).slice(1, -1).replaceAll('/', '\\/'),
-      keyForms(B64_KEY).at(-1)!,
-    ];
-    for (const form of refused) {
-      expect(form).not.toContain(B64_KEY);
-      const error = await rejection(seen.client.charges.create({ ...charge, description: `key: ${form}` }));
-      expectKeyRefused(error, ['description'], seen);
-    }
-    // Not the key: what the service would refuse as a credential, and what every key shares.
-    const created = route('POST', CHARGES_PATH, () => jsonReply(200, success(createdChargeJson())));
-    for (const other of [B64_KEY.toUpperCase(), B64_KEY.slice(0, -1), B64_KEY.slice(1), 'sk_live_']) {
-      await seen.client.charges.create({ ...charge, description: other });
-    }
-    expect(created.map((request) => (JSON.parse(request.body) as { description: string }).description)).toEqual([
-      B64_KEY.toUpperCase(),
-      B64_KEY.slice(0, -1),
-      B64_KEY.slice(1),
-      'sk_live_',
-    ]);
-  });
-
-  it('the client’s own key only: another key in a parameter is sent as it is', async () => {
-    const seen = guarded();
-    const created = route('POST', CHARGES_PATH, () => jsonReply(200, success(createdChargeJson())));
-    await seen.client.charges.create({ ...charge, description: API_KEY });
-    expect(created).toHaveLength(1);
-    const error = await rejection(makeClient().charges.create({ ...charge, description: API_KEY }));
-    expect(error).toBeInstanceOf(RequestValidationError);
-    expect(created).toHaveLength(1);
   });
 });
 
@@ -673,224 +456,81 @@ describe('a custom fetch’s own error', () => {
   });
 });
 
-describe('the API key never appears in the client or in results', () => {
-  it('util.inspect and JSON.stringify of a client', () => {
-    const client = makeClient({ defaultHeaders: { 'x-tenant': 'acme' } });
-    expectNoKey(client);
-    expectNoKey(client.withOptions({ timeout: 1000 }));
-    expectNoKey(client.charges);
-    expectNoKey(client.transfers);
-  });
-
-  it('of a client whose key came from the environment', () => {
-    vi.stubEnv('LUNAS_API_KEY', 'sk_env_secret_91');
-    try {
-      expectNoKey(new Client({ baseURL: BASE_URL, logLevel: 'off' }), 'sk_env_secret_91');
-    } finally {
-      vi.unstubAllEnvs();
-    }
-  });
-
-  it('util.inspect and JSON.stringify of a returned resource and of a page', async () => {
-    route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    route('GET', CHARGES_PATH, () =>
-      jsonReply(200, { status: 'success', data: [chargeJson()], page: 1, page_size: 1, total_items: 2 }),
+describe('channels a body echo does not reach', () => {
+  it('a response header echoing the key appears in no error and no response info', async () => {
+    const echo = { 'x-debug-authorization': `Bearer ${API_KEY}`, 'x-request-id': `req_${API_KEY}` };
+    const { client } = wireClient((request) =>
+      request.url.pathname === '/v1/transfers'
+        ? Response.json({ status: 'error', message: 'busy' }, { status: 503, headers: echo })
+        : successResponse(transferJson(), 200),
     );
-    const client = makeClient();
-    const transfer = await client.transfers.create(TRANSFER_PARAMS);
-    const page = await client.charges.list({ pagesize: 1 });
-    expect(transfer.id).toBe('tr_123');
-    expect(page.data).toHaveLength(1);
-    expectNoKey(transfer);
-    expectNoKey(page);
-    expectNoKey(page.data[0]);
-  });
+    const error = await client.transfers
+      .create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' })
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(APIError);
 
-  it('of a list promise before it is awaited', () => {
-    const pending = makeClient().charges.list();
-    expectNoKey(pending);
-  });
-});
-
-describe('the API key never appears in a log line', () => {
-  it('even when the server echoes it in an error body and debug logging is on', async () => {
-    route('POST', TRANSFERS_PATH, (attempt) =>
-      attempt < 3
-        ? jsonReply(500, { status: 'error', message: `upstream rejected Bearer ${API_KEY}` }, { 'retry-after-ms': '0' })
-        : jsonReply(200, success(transferJson())),
+    const { client: succeeding } = wireClient(() =>
+      Response.json({ status: 'success', data: transferJson() }, { headers: echo }),
     );
-    const { lines, logger } = recordingLogger();
-    await makeClient({ logger, logLevel: 'debug' }).transfers.create(TRANSFER_PARAMS);
-
-    expect(lines.length).toBeGreaterThanOrEqual(5); // 3 attempts, 2 retries
-    expect(lines.some((line) => line.includes('upstream rejected Bearer [REDACTED]'))).toBe(true);
-    for (const line of lines) expect(line).not.toContain(API_KEY);
-  });
-
-  it('nor in the lines of a call that finally fails', async () => {
-    route('GET', CHARGE_PATH, () => textReply(503, `<h1>${API_KEY}</h1>`, { 'retry-after-ms': '0' }));
-    const { lines, logger } = recordingLogger();
-    const error = await rejection(makeClient({ logger, logLevel: 'debug' }).charges.retrieve(CHARGE_ID));
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect(lines.length).toBeGreaterThanOrEqual(5);
-    for (const line of lines) expect(line).not.toContain(API_KEY);
-  });
-});
-
-describe('Authorization', () => {
-  it('is Bearer <key> on every request and every attempt', async () => {
-    const one = route('GET', CHARGE_PATH, (attempt) =>
-      attempt === 1
-        ? jsonReply(503, { status: 'error', message: 'x' }, { 'retry-after-ms': '0' })
-        : jsonReply(200, success(chargeJson())),
-    );
-    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const list = route('GET', CHARGES_PATH, () =>
-      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
-    );
-    const client = makeClient();
-    await client.charges.retrieve(CHARGE_ID);
-    await client.transfers.create(TRANSFER_PARAMS);
-    await client.charges.list();
-
-    const all = [...one, ...post, ...list];
-    expect(all).toHaveLength(4);
-    for (const request of all) expect(request.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
-  });
-
-  it('the key travels only in the Authorization header', async () => {
-    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    await makeClient().transfers.create(TRANSFER_PARAMS);
-    const [request] = seen;
-    expect(request!.url.href).not.toContain(API_KEY);
-    expect(request!.body).not.toContain(API_KEY);
-    const carrying = [...request!.headers].filter(([, value]) => value.includes(API_KEY)).map(([name]) => name);
-    expect(carrying).toEqual(['authorization']);
-  });
-
-  it('never reaches another origin a redirect points to (real sockets, no msw)', async () => {
-    const received: IncomingHttpHeaders[] = [];
-    const other = createServer((request, response) => {
-      received.push(request.headers);
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(success(chargeJson())));
+    const transfer = await succeeding.transfers.create({
+      destination_account_id: 'acc_partner',
+      amount: 1,
+      currency: 'idr',
     });
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const redirecting = createServer((_request, response) => {
-      response.writeHead(307, { location: `http://localhost:${(other.address() as AddressInfo).port}/collect` });
-      response.end();
+    expect(leaksOf([error, transfer, getResponseInfo(transfer)], API_KEY)).toEqual([]);
+  });
+
+  it('a custom fetch whose failure carries the request’s headers (as HTTP-client wrappers do) leaks nothing', async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const authorization = request.headers.get('authorization');
+      throw Object.assign(new TypeError(`request to ${request.url} failed (Authorization: ${authorization})`), {
+        config: { url: request.url, headers: { Authorization: authorization } },
+      });
+    };
+    const client = new Client({
+      apiKey: API_KEY,
+      baseURL: 'https://api.lunas.test',
+      fetch,
+      maxRetries: 0,
+      logLevel: 'off',
     });
-    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = redirecting.address() as AddressInfo;
-      const client = makeClient({ baseURL: `http://127.0.0.1:${port}`, fetch: unmockedFetch, maxRetries: 0 });
-      // The redirect is not followed: nothing at all, the key least of all, is sent there.
-      const error = await rejection(client.charges.retrieve(CHARGE_ID), APIError);
-      expect(error.status).toBe(307);
-      expect(received).toEqual([]);
-    } finally {
-      redirecting.close();
-      other.close();
-    }
+    const error = await client.charges.retrieve('ch_1').catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(leaksOf([error], API_KEY)).toEqual([]);
   });
 });
 
-describe('per-call headers', () => {
-  it('are sent, and override default headers of the same name', async () => {
-    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const client = makeClient({ defaultHeaders: { 'x-tenant': 'acme', 'x-default': 'kept' } });
-    await client.transfers.create(TRANSFER_PARAMS, { headers: { 'x-tenant': 'globex', 'x-call': 'c-1' } });
-    const [request] = seen;
-    expect(request!.headers.get('x-tenant')).toBe('globex');
-    expect(request!.headers.get('x-default')).toBe('kept');
-    expect(request!.headers.get('x-call')).toBe('c-1');
-    expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
-  });
+describe('a 3xx from the service', () => {
+  /** The other origin's routes, answering every method with a valid transfer or charge. */
+  function elsewhere() {
+    const transfers = route('ALL', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())), ELSEWHERE);
+    const charges = route('ALL', CHARGE_PATH, () => jsonReply(200, success(chargeJson())), ELSEWHERE);
+    const raw = route('ALL', '/v1/payouts', () => jsonReply(200, success({ id: 'po_1' })), ELSEWHERE);
+    return { count: () => transfers.length + charges.length + raw.length };
+  }
 
-  it('override default headers whatever the case of their names, never joining both values', async () => {
-    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
-    const client = makeClient({ defaultHeaders: { 'X-Tenant': 'acme' } });
-    await client.charges.retrieve(CHARGE_ID, { headers: { 'x-tenant': 'globex' } });
-    // Header names are case-insensitive: 'acme, globex' would tell the service both tenants.
-    expect(seen[0]!.headers.get('x-tenant')).toBe('globex');
-  });
-
-  it('apply to one call only', async () => {
-    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
-    const client = makeClient();
-    await client.charges.retrieve(CHARGE_ID, { headers: { 'x-call': 'once' } });
-    await client.charges.retrieve(CHARGE_ID);
-    expect(seen.map((request) => request.headers.get('x-call'))).toEqual(['once', null]);
-  });
-
-  it.each([
-    ['CRLF', { 'x-note': 'a\r\nX-Injected: yes' }],
-    ['LF', { 'x-note': 'a\nb' }],
-    ['CR', { 'x-note': 'a\rb' }],
-    ['NUL', { 'x-note': 'a\0b' }],
-    ['a bad name', { 'x note': 'a' }],
-    ['a name with CRLF', { 'x-note\r\nX-Injected': 'a' }],
-    ['a value that is not a string', { 'x-note': 7 as unknown as string }],
-  ])('with %s are refused with RequestValidationError and nothing is sent', async (_name, headers) => {
-    const get = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
-    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const list = route('GET', CHARGES_PATH, () =>
-      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+  it('a Location holding the API key is masked in the message and the headers', async () => {
+    elsewhere();
+    route(
+      'POST',
+      TRANSFERS_PATH,
+      () => new Response(null, { status: 302, headers: { location: `/x?key=${API_KEY}` } }),
     );
-    const client = makeClient();
-    for (const call of [
-      client.charges.retrieve(CHARGE_ID, { headers }),
-      client.transfers.create(TRANSFER_PARAMS, { headers }),
-      client.charges.list({}, { headers }),
-    ]) {
-      const error = await rejection(call);
-      expect(error).toBeInstanceOf(RequestValidationError);
-      const name = Object.keys(headers)[0]!;
-      expect((error as RequestValidationError).fields).toHaveProperty([`headers.${name}`]);
-    }
-    await sleep(10);
-    expect([get.length, post.length, list.length]).toEqual([0, 0, 0]);
-  });
-
-  it.each([
-    'authorization',
-    'Authorization',
-    'AUTHORIZATION',
-    'idempotency-key',
-    'Idempotency-Key',
-    'host',
-    'content-length',
-  ])('may not set the reserved header %s', async (name) => {
-    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const error = await rejection(
-      makeClient().transfers.create(TRANSFER_PARAMS, { headers: { [name]: 'Bearer sk_attacker' } }),
-    );
-    expect(error).toBeInstanceOf(RequestValidationError);
-    expect(Object.keys((error as RequestValidationError).fields)).toEqual([`headers.${name}`]);
-    expect(seen).toHaveLength(0);
+    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS), APIError);
+    expect(error.message).toContain('redirect to /x?key=[REDACTED]');
+    expect(error.headers.get('location')).toBe('/x?key=[REDACTED]');
+    expect(JSON.stringify(error)).not.toContain(API_KEY);
   });
 });
 
-describe('idempotencyKey option', () => {
-  it.each([
-    ['CRLF', 'key\r\nX-Injected: yes'],
-    ['LF', 'key\n'],
-    ['a space', 'order 1'],
-    ['an empty string', ''],
-    ['256 characters', 'k'.repeat(256)],
-    ['non-ASCII', 'заказ-1'],
-  ])('with %s is refused and nothing is sent', async (_name, idempotencyKey) => {
-    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    const error = await rejection(makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey }));
-    expect(error).toBeInstanceOf(RequestValidationError);
-    expect(Object.keys((error as RequestValidationError).fields)).toEqual(['idempotencyKey']);
-    expect(seen).toHaveLength(0);
-  });
+describe('client options', () => {
+  const base = { apiKey: API_KEY, baseURL: BASE_URL };
 
-  it('of 255 visible ASCII characters is accepted', async () => {
-    const key = `${'k'.repeat(250)}-!~:/`;
-    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
-    await makeClient().transfers.create(TRANSFER_PARAMS, { idempotencyKey: key });
-    expect(seen[0]!.headers.get('idempotency-key')).toBe(key);
+  it('never echoes the value, which may be the key itself', () => {
+    const secret = 'sk_live_value_never_echoed_4b1e';
+    const error = thrown(() => new Client({ ...base, apikey: secret } as ClientOptions), LunasError);
+    expect(error.message).not.toContain(secret);
+    expect(JSON.stringify(error)).not.toContain(secret);
   });
 });

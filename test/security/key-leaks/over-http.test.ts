@@ -1,58 +1,35 @@
 /**
- * The API key never leaks: not in a message, a stack, a log line, nor in
- * `String`, `JSON.stringify` or `util.inspect` (deep, hidden properties
- * shown) of anything lunas hands back — results, errors, pages, list promises
- * before and after they load, response info — whatever the service sends.
- *
- * test/unit/security.test.ts covers echoes in error bodies, escaped echoes,
- * logs and the client; this file adds a sweep of every method under every
- * fault the sandbox offers, with the key echoed wherever a service could put
- * it, and the channels that sweep cannot reach: response headers and the
- * errors of a custom fetch.
+ * The API key never leaks, against the sandbox over real HTTP (no msw here):
+ * not in a message, a stack, a log line, nor in `String`, `JSON.stringify`
+ * or `util.inspect` (deep, hidden properties shown) of anything lunas hands
+ * back — results, errors, pages, list promises before and after they load,
+ * response info — whatever the service sends. A sweep of every method under
+ * every fault the sandbox offers, with the key echoed wherever a service
+ * could put it; a parameter holding the key refused before sending; and, end
+ * to end, no event, tracing context, or OpenTelemetry span or metric holding
+ * it. The files beside this one hold each channel on msw.
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   APIError,
+  AuthenticationError,
   Client,
   getResponseInfo,
-  Page,
   PagePromise,
   RequestValidationError,
 } from 'lunas-sdk';
 import { type Fault, type FaultKind, type Sandbox, startSandbox } from 'lunas-sdk/testing';
-import { keyForms, keyLeaks } from '../../helpers/key-forms.js';
-import { recordEvents, recordingLogger } from '../../helpers/recorders.js';
-import { listResponse, successResponse, wireClient } from '../../helpers/wire.js';
-import { API_KEY, transferJson } from '../../helpers/fixtures.js';
+import { start } from '../../e2e/helpers.js';
+import { keyForms, keyLeaks, leaksOf } from '../../helpers/key-forms.js';
+import { useOpenTelemetry } from '../../helpers/otel.js';
+import { recordEvents, recordingLogger, responseEvents } from '../../helpers/recorders.js';
+import { rejection } from '../../helpers/rejection.js';
+import { recordTracing } from '../../helpers/tracing.js';
 
 /** Base64-style: `+`, `/` and `=` are percent-encoded in a URL, `/` JSON-escaped as `\/` by some encoders. */
 const KEY = 'sk_live_sw+ep/4f1c9a7e2b==';
-
-function renderings(value: unknown): string[] {
-  const out = [
-    inspect(value, { depth: 12, showHidden: true, getters: true }),
-    inspect(value, { depth: Infinity }),
-    safeStringify(value),
-    String(value),
-  ];
-  if (value instanceof Error) out.push(value.message, value.stack ?? '');
-  return out;
-}
-
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch (error) {
-    return `JSON.stringify threw: ${String(error)}`;
-  }
-}
-
-/** Every form of `key` (literal, percent-encoded, JSON-escaped) that a rendering of `values` holds. */
-function leaksOf(values: unknown[], key: string): string[] {
-  return values.flatMap((value, index) => keyLeaks(renderings(value), key).map((leak) => `value ${index}: ${leak}`));
-}
 
 // -------------------------------------------------------------- the sweep
 
@@ -255,70 +232,6 @@ describe('every method under every fault, the key echoed back', () => {
   });
 });
 
-describe('a list promise', () => {
-  it('renders no key before it loads, after it loads, and after it failed to load', async () => {
-    const { client } = wireClient((request, attempt) =>
-      attempt === 1
-        ? listResponse([transferJson()], 1, 1, 1)
-        : Response.json({ status: 'error', message: `no ${API_KEY}` }, { status: 401 }),
-    );
-    const loaded = client.transfers.list({ pagesize: 1 });
-    const before = leaksOf([loaded], API_KEY);
-    await loaded;
-    const failing = client.transfers.list({ pagesize: 1 });
-    const error = await failing.catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(APIError);
-    expect(loaded).toBeInstanceOf(PagePromise);
-    expect(await loaded).toBeInstanceOf(Page);
-    expect([...before, ...leaksOf([loaded, await loaded, failing, error], API_KEY)]).toEqual([]);
-  });
-});
-
-describe('channels a body echo does not reach', () => {
-  it('a response header echoing the key appears in no error and no response info', async () => {
-    const echo = { 'x-debug-authorization': `Bearer ${API_KEY}`, 'x-request-id': `req_${API_KEY}` };
-    const { client } = wireClient((request) =>
-      request.url.pathname === '/v1/transfers'
-        ? Response.json({ status: 'error', message: 'busy' }, { status: 503, headers: echo })
-        : successResponse(transferJson(), 200),
-    );
-    const error = await client.transfers
-      .create({ destination_account_id: 'acc_partner', amount: 1, currency: 'idr' })
-      .catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(APIError);
-
-    const { client: succeeding } = wireClient(() =>
-      Response.json({ status: 'success', data: transferJson() }, { headers: echo }),
-    );
-    const transfer = await succeeding.transfers.create({
-      destination_account_id: 'acc_partner',
-      amount: 1,
-      currency: 'idr',
-    });
-    expect(leaksOf([error, transfer, getResponseInfo(transfer)], API_KEY)).toEqual([]);
-  });
-
-  it('a custom fetch whose failure carries the request’s headers (as HTTP-client wrappers do) leaks nothing', async () => {
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      const authorization = request.headers.get('authorization');
-      throw Object.assign(new TypeError(`request to ${request.url} failed (Authorization: ${authorization})`), {
-        config: { url: request.url, headers: { Authorization: authorization } },
-      });
-    };
-    const client = new Client({
-      apiKey: API_KEY,
-      baseURL: 'https://api.lunas.test',
-      fetch,
-      maxRetries: 0,
-      logLevel: 'off',
-    });
-    const error = await client.charges.retrieve('ch_1').catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(leaksOf([error], API_KEY)).toEqual([]);
-  });
-});
-
 describe('the key where a caller put it, over real HTTP', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
@@ -412,5 +325,86 @@ describe('the key where a caller put it, over real HTTP', () => {
     expect(response.error).toBe(error);
     expect(leaksOf([error, ...events.map(({ event }) => event)], KEY)).toEqual([]);
     expect(keyLeaks(lines, KEY)).toEqual([]);
+  });
+});
+
+describe('request and response events over HTTP', () => {
+  it('no event carries the key: not a success, a 401 echoing it, nor a connection failure', async () => {
+    const { sandbox, client } = await start(undefined, { maxRetries: 0 });
+    const seen = recordEvents(client);
+    await client.charges.list();
+    sandbox.inject({
+      kind: 'status',
+      status: 401,
+      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
+      headers: { 'x-echo': `Bearer ${sandbox.apiKey}` },
+    });
+    await expect(client.charges.list()).rejects.toThrow(/401/);
+    sandbox.inject({ kind: 'drop' });
+    await rejection(client.charges.list(), APIConnectionError);
+
+    expect(responseEvents(seen).map((event) => event.status)).toEqual([200, 401, undefined]);
+    for (const { event } of seen) {
+      for (const text of [JSON.stringify(event), inspect(event, { depth: 10, showHidden: true })]) {
+        expect(text).not.toContain(sandbox.apiKey);
+      }
+    }
+  });
+});
+
+describe('the tracing channels over HTTP', () => {
+  it('no context carries the key: a success, a 401 echoing it, a connection failure', async () => {
+    const { sandbox, client } = await start(undefined, { maxRetries: 0 });
+    const trace = recordTracing();
+    await client.charges.list();
+    sandbox.inject({
+      kind: 'status',
+      status: 401,
+      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
+      headers: { 'x-echo': `Bearer ${sandbox.apiKey}` },
+    });
+    await expect(client.charges.list()).rejects.toThrow(/401/);
+    sandbox.inject({ kind: 'drop' });
+    await rejection(client.charges.list(), APIConnectionError);
+
+    expect(trace.contexts('operation').map((o) => o.status)).toEqual([200, 401, undefined]);
+    for (const { seen, context } of trace.records) {
+      for (const text of [JSON.stringify(seen), inspect(context, { depth: 10, showHidden: true })]) {
+        expect(text).not.toContain(sandbox.apiKey);
+      }
+    }
+  });
+});
+
+describe('the API key', () => {
+  const { telemetry } = useOpenTelemetry();
+
+  it('is in no span name, attribute, status, event or metric: a success, a 401 echoing it; a raw path holding it makes none', async () => {
+    const { sandbox, client } = await start(undefined, { maxRetries: 0 });
+    const otel = telemetry();
+    await client.charges.list();
+    sandbox.inject({
+      kind: 'status',
+      status: 401,
+      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
+      headers: { 'x-echo': `Bearer ${sandbox.apiKey}`, 'x-request-id': sandbox.apiKey },
+    });
+    await rejection(client.charges.list(), AuthenticationError);
+    // Refused before sending: no span, no metric.
+    await rejection(client.get(`/v1/${sandbox.apiKey}`, { query: { key: sandbox.apiKey } }), RequestValidationError);
+
+    const spans = otel.spans();
+    expect(spans.length).toBe(4);
+    const recorded = spans.map((span) => ({
+      name: span.name,
+      attributes: span.attributes,
+      status: span.status,
+      events: span.events.map((event) => ({ name: event.name, attributes: event.attributes })),
+    }));
+    const collected = await otel.collect();
+    for (const text of [JSON.stringify(recorded), JSON.stringify(collected.scopeMetrics)]) {
+      expect(text).not.toContain(sandbox.apiKey);
+    }
+    expect(JSON.stringify(recorded)).toContain('[REDACTED]');
   });
 });

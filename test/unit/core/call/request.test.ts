@@ -9,6 +9,8 @@ import { http, HttpResponse } from 'msw';
 import * as zm from 'zod/mini';
 import { z as zc } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { successResponse } from '../../../helpers/wire.js';
+import { B64_KEY, observedClient } from '../../../helpers/key-forms.js';
 import {
   APIConnectionTimeoutError,
   APIError,
@@ -157,36 +159,6 @@ describe('client.post', () => {
     const error = await rejection(makeClient({ maxRetries: 0 }).post('/v1/transfers', { body: {} }));
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as InternalServerError).idempotencyKey).toMatch(UUID_V4);
-  });
-});
-
-describe('the key in a raw call', () => {
-  it('put in a query, a path or a body by mistake, it is refused before sending and reaches no message, line or event', async () => {
-    const sent = countRequests();
-    const lines: string[] = [];
-    const record = (line: string) => void lines.push(line);
-    const client = makeClient({
-      maxRetries: 1,
-      logLevel: 'debug',
-      logger: { debug: record, info: record, warn: record, error: record },
-    });
-    const urls: string[] = [];
-    client.on('response', (event) => void urls.push(event.url));
-    const refusals = [
-      await rejection(client.get(PAYOUTS, { query: { key: API_KEY } }), RequestValidationError),
-      await rejection(client.get(`${PAYOUTS}/${API_KEY}`), RequestValidationError),
-      await rejection(client.post(PAYOUTS, { body: { note: `key ${API_KEY}` } }), RequestValidationError),
-    ];
-    expect(refusals.map((error) => error.fields)).toEqual([
-      { 'query.key': [expect.stringContaining("The client's API key is in query.key")] },
-      { path: [expect.stringContaining("The client's API key is in path")] },
-      { 'body.note': [expect.stringContaining("The client's API key is in body.note")] },
-    ]);
-    expect(sent.count()).toBe(0);
-    expect(lines).toEqual([]);
-    expect(urls).toEqual([]);
-    for (const text of refusals.flatMap((error) => [error.message, JSON.stringify(error), error.stack ?? '']))
-      expect(text).not.toContain(API_KEY);
   });
 });
 
@@ -483,6 +455,34 @@ describe('refused before sending: bodies and queries', () => {
       );
     }
     expect(requests.count()).toBe(0);
+  });
+
+  it('a body whose toJSON throws a value that is not an error is refused with RequestValidationError', async () => {
+    const { client } = observedClient(B64_KEY, () => successResponse({}));
+    for (const thrown of [
+      Object.create(null),
+      Symbol('x'),
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ]) {
+      const error = await rejection(
+        client.post('/v1/things', {
+          body: {
+            toJSON: () => {
+              throw thrown;
+            },
+          },
+        }),
+      );
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(Object.keys((error as RequestValidationError).fields)).toEqual(['body']);
+    }
   });
 });
 

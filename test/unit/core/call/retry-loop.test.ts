@@ -542,3 +542,54 @@ describe('a POST aborted before it is sent', () => {
     expect(sent).toHaveLength(0);
   });
 });
+
+describe('per-call headers', () => {
+  it('are sent, and override default headers of the same name', async () => {
+    const seen = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const client = makeClient({ defaultHeaders: { 'x-tenant': 'acme', 'x-default': 'kept' } });
+    await client.transfers.create(TRANSFER_PARAMS, { headers: { 'x-tenant': 'globex', 'x-call': 'c-1' } });
+    const [request] = seen;
+    expect(request!.headers.get('x-tenant')).toBe('globex');
+    expect(request!.headers.get('x-default')).toBe('kept');
+    expect(request!.headers.get('x-call')).toBe('c-1');
+    expect(request!.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('override default headers whatever the case of their names, never joining both values', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const client = makeClient({ defaultHeaders: { 'X-Tenant': 'acme' } });
+    await client.charges.retrieve(CHARGE_ID, { headers: { 'x-tenant': 'globex' } });
+    // Header names are case-insensitive: 'acme, globex' would tell the service both tenants.
+    expect(seen[0]!.headers.get('x-tenant')).toBe('globex');
+  });
+
+  it('apply to one call only', async () => {
+    const seen = route('GET', CHARGE_PATH, () => jsonReply(200, success(chargeJson())));
+    const client = makeClient();
+    await client.charges.retrieve(CHARGE_ID, { headers: { 'x-call': 'once' } });
+    await client.charges.retrieve(CHARGE_ID);
+    expect(seen.map((request) => request.headers.get('x-call'))).toEqual(['once', null]);
+  });
+});
+
+describe('Authorization', () => {
+  it('is Bearer <key> on every request and every attempt', async () => {
+    const one = route('GET', CHARGE_PATH, (attempt) =>
+      attempt === 1
+        ? jsonReply(503, { status: 'error', message: 'x' }, { 'retry-after-ms': '0' })
+        : jsonReply(200, success(chargeJson())),
+    );
+    const post = route('POST', TRANSFERS_PATH, () => jsonReply(200, success(transferJson())));
+    const list = route('GET', CHARGES_PATH, () =>
+      jsonReply(200, { status: 'success', data: [], page: 1, page_size: 10, total_items: 0 }),
+    );
+    const client = makeClient();
+    await client.charges.retrieve(CHARGE_ID);
+    await client.transfers.create(TRANSFER_PARAMS);
+    await client.charges.list();
+
+    const all = [...one, ...post, ...list];
+    expect(all).toHaveLength(4);
+    for (const request of all) expect(request.headers.get('authorization')).toBe(`Bearer ${API_KEY}`);
+  });
+});
