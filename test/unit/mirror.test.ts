@@ -2,8 +2,8 @@
  * test/unit/ mirrors src/: a module's unit tests are in the file named for it
  * (src/core/call/attempt.ts → test/unit/core/call/attempt.test.ts). Every
  * src/core module has its file, but those allowed below, each with why; and
- * every other file here names a module that exists, so a renamed or removed module
- * takes its tests' name with it.
+ * every other file here names a module that exists, so a renamed or removed
+ * module takes its tests' name with it.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

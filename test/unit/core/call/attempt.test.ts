@@ -1,8 +1,11 @@
 /**
- * What an attempt reads of a body: at most MAX_RESPONSE_BODY_BYTES, chunk by
- * chunk, whatever shape the body has (a web stream, a Node.js stream, only a
- * text()); past it a ResponseBodyError, not retried. A
- * body that breaks off is a ResponseBodyError too, never a connection error.
+ * core/call/attempt.ts: one attempt under its deadline. What it reads of a
+ * body (at most MAX_RESPONSE_BODY_BYTES, chunk by chunk, whatever shape the
+ * body has; past it a ResponseBodyError, not retried; a body that breaks off
+ * is a ResponseBodyError too, never a connection error); the per-attempt
+ * timeout; the caller's signal, fanned in once however many calls share it,
+ * and what a timeout or an abort leaves open; a custom fetch that answers no
+ * Response.
  */
 import { Readable } from 'node:stream';
 import { HttpResponse, delay } from 'msw';

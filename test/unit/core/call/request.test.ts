@@ -1,9 +1,10 @@
 /**
- * Raw calls, `client.get` and `client.post`: the same rules as the resource
- * methods (retries, timeout, signal, Idempotency-Key, envelopes, typed
- * errors), results checked by any Standard Schema, and paths, bodies and
- * queries refused before sending when they could leave the base URL or be
- * lost on the way.
+ * core/call/request.ts, the request primitive. Raw calls, `client.get` and
+ * `client.post`: the same rules as the resource methods (retries, timeout,
+ * signal, Idempotency-Key, envelopes, typed errors), results checked by any
+ * Standard Schema, and paths, bodies and queries refused before sending when
+ * they could leave the base URL or be lost on the way. Also the `path` tag's
+ * ids, getResponseInfo, and a resource built outside Client.
  */
 import { http, HttpResponse } from 'msw';
 import * as zm from 'zod/mini';

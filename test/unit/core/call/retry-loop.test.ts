@@ -1,10 +1,14 @@
 /**
- * A client's queue (`maxConcurrentRequests`, core/call/retry-loop.ts's Queue):
- * turns granted in the order they were asked for, a waiter whose signal aborts
- * leaving the queue at once, the free count right whatever mix of the two, and
- * long queues with aborted waiters among them. The scenarios that once looped
- * forever run in a fresh Node.js process with a time budget, so a regression
- * fails its test instead of hanging the runner at 100% CPU.
+ * core/call/retry-loop.ts: one call as up to `maxRetries + 1` attempts. Its
+ * Idempotency-Key, the same on every attempt; the headers every attempt sends
+ * (Authorization, per-call and default headers); a call aborted while waiting
+ * for its turn, before a retry, or before it is sent. And the client's Queue
+ * (`maxConcurrentRequests`): turns granted in the order they were asked for,
+ * a waiter whose signal aborts leaving the queue at once, the free count
+ * right whatever mix of the two, and long queues with aborted waiters among
+ * them. The scenarios that once looped forever run in a fresh Node.js process
+ * with a time budget, so a regression fails its test instead of hanging the
+ * runner at 100% CPU.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

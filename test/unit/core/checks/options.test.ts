@@ -1,7 +1,12 @@
 /**
- * core/checks/options.ts: a client's options resolved into settings, the hand-over in
- * withOptions() (listeners shared only with a derived client), and a call's
- * options checked (one shared result for a call given none).
+ * core/checks/options.ts: a client's options resolved into settings (with
+ * their defaults and the checks of their values: timeout, maxRetries,
+ * defaultHeaders), the hand-over in withOptions() (listeners shared only with
+ * a derived client), a call's options checked (one shared result for a call
+ * given none; per-call headers and idempotencyKey refused when they could
+ * smuggle in a header), and every options object checked by name: an unknown
+ * client option throws, an unknown request or raw-call option rejects before
+ * anything is sent; only own enumerable string keys are read.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkRequestOptions, readClientOptions, resolveClientSettings } from '../../../../src/core/checks/options.js';

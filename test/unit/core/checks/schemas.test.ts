@@ -1,3 +1,11 @@
+/**
+ * core/checks/schemas.ts, the schemas' pieces both ways. Requests: every rule
+ * of the charge and transfer parameters refused before sending, with a
+ * message naming the value and the fix; money in requests (a string whose '.'
+ * groups thousands, an amount a JSON number cannot write exactly). Responses:
+ * money normalised and checked. And typedAs and paramsTypedAs, which refuse to
+ * compile an interface that disagrees with its schema.
+ */
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, expectTypeOf } from 'vitest';
 import {

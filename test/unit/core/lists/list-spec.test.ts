@@ -1,7 +1,9 @@
 /**
- * What `console.log` shows of a list: a PagePromise says which request it
- * stands for and how to use it (not `PagePromise [Promise] { undefined }`),
- * without sending anything or showing the key; a Page shows its fields.
+ * core/lists/list-spec.ts: a list call as the walks get it. Its paging
+ * parameters, checked before anything is sent; and what `console.log` shows
+ * of a list: a PagePromise says which request it stands for and how to use it
+ * (not `PagePromise [Promise] { undefined }`), without sending anything or
+ * showing the key; a Page shows its fields.
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';

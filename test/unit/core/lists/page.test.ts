@@ -1,3 +1,14 @@
+/**
+ * core/lists/page.ts: a page and the promise `list()` returns. The first page
+ * fetched lazily and once, the next pages, iterPages and `for await`, when a
+ * walk stops, the look-ahead and its abort, errors during a walk, and memory:
+ * one page held at a time (plus one fetched ahead), so walking a million
+ * items does not grow with them. The memory test gives the client a custom
+ * `fetch` that builds each page's Response lazily (10,000 requests through msw
+ * would take most of the time budget): the real SDK path minus the network.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,8 +25,6 @@ import { collect, makeItems, serveList } from '../../../helpers/pages.js';
 import { watchUnhandledRejections } from '../../../helpers/recorders.js';
 import { BASE_URL, chargeJson } from '../../../helpers/fixtures.js';
 import { sleep } from '../../../helpers/waiting.js';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 
 const PAYOUTS = '/v1/payouts';
 

@@ -1,5 +1,9 @@
 /**
- * TODO header
+ * core/lists/walk-rules.ts: what a walk decides for each item and page, seen
+ * through `for await`. No item twice, however the list shifts between pages;
+ * the documented order of charges and transfers checked, never trusted (a
+ * warn-level line, not an error); total_items never a rule of the walk; and a
+ * walk that makes no progress ends with a LunasError, never loops.
  */
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';

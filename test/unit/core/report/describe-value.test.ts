@@ -1,6 +1,8 @@
 /**
- * The describers of core/report/describe-value.ts, one rule each, as the messages
- * that use them show them.
+ * The describers of core/report/describe-value.ts, one rule each, as the
+ * messages that use them show them: values and kinds, issues (a response
+ * mismatch says what the response held there, never the value), and what a
+ * plug-in threw, however hostile.
  */
 import { describe, expect, it } from 'vitest';
 import { failOnUnhandledRejections } from '../../../helpers/recorders.js';

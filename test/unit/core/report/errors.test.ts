@@ -1,8 +1,9 @@
 /**
- * Two copies of lunas in one process (its ESM and CommonJS builds, as bundlers
- * and mixed applications load them): an error from one copy satisfies
- * `instanceof` against the other copy's classes. `vi.resetModules()` between two
- * dynamic imports gives two module instances, each with its own classes.
+ * core/report/errors.ts: the error hierarchy, every class a LunasError and an
+ * Error; `instanceof` across two copies of lunas in one process (its ESM and
+ * CommonJS builds, as bundlers and mixed applications load them), where
+ * `vi.resetModules()` between two dynamic imports gives two module instances,
+ * each with its own classes; and names that survive a merchant's minifier.
  */
 import { beforeAll, describe, expect, it, vi, afterAll } from 'vitest';
 import { CHARGE_PATH, jsonReply, route } from '../../../helpers/requests.js';

@@ -1,8 +1,9 @@
 /**
- * Request and response events (`client.on` / `client.off`): one pair per
- * attempt, the fields each carries, retries, failures without a response,
- * listeners that throw, listeners shared with withOptions() clients, and no
- * API key in any event however it is rendered.
+ * core/report/events.ts: request and response events (`client.on` /
+ * `client.off`): one pair per attempt, the fields each carries, retries,
+ * failures without a response, listeners that throw or misbehave (never
+ * breaking or delaying the call), and listeners shared with withOptions()
+ * clients. No event holds the key: test/security/key-leaks/events.test.ts.
  */
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';

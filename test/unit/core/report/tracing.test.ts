@@ -1,9 +1,10 @@
 /**
- * The tracing channels (`lunas:operation`, `lunas:attempt`): one operation per
- * SDK call (a list's every page fetch, a raw call) and one attempt per HTTP
- * attempt inside it, their contexts and the order of their events, retries,
- * timeouts, calls refused before sending (nothing published), headers a
- * subscriber adds, a subscriber's `bindStore`, and no API key in any context.
+ * core/report/tracing.ts: the tracing channels (`lunas:operation`,
+ * `lunas:attempt`): one operation per SDK call (a list's every page fetch, a
+ * raw call) and one attempt per HTTP attempt inside it, their contexts and
+ * the order of their events, retries, timeouts, calls refused before sending
+ * (nothing published), headers a subscriber adds, and a subscriber's
+ * `bindStore`. No context holds the key: test/security/key-leaks/traces.test.ts.
  */
 import { tracingChannel } from 'node:diagnostics_channel';
 import { AsyncLocalStorage } from 'node:async_hooks';

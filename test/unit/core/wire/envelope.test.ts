@@ -1,7 +1,11 @@
 /**
- * Envelopes and errors: what each kind of response body becomes, which class
- * is thrown, and what the error carries (status, message, body, headers,
- * requestId, fields).
+ * core/wire/envelope.ts: what each kind of response body becomes (envelopes
+ * `success`, `fail` and `error`, and bodies that are none), which class is
+ * thrown and what the error carries (status, message, body, headers,
+ * requestId, fields); a caller's Standard Schema run on the data, whatever it
+ * does; and redirects, never followed: a 3xx is an APIError carrying its
+ * status and Location, nothing reaches the origin it points to, and a custom
+ * fetch that follows one anyway has its answer refused.
  */
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_THROWS, revoked, fail } from '../../../helpers/hostile.js';

@@ -1,11 +1,14 @@
 /**
- * A merchant's own test tools see lunas's calls with no option, as they see
- * any `fetch`: msw (`onUnhandledRequest: 'error'`, set up before lunas is
- * imported or after the client is built), nock 14 with `disableNetConnect()`,
- * and a wrapper put on global `fetch` (a spy, an APM). Behind each mock, at
- * the very origin the client is pointed at, a real loopback server counts
- * what got past it: a mock that missed a call would let it reach the server
- * (with the `Authorization` header), and the count would show it.
+ * core/wire/send.ts: each attempt sent by ky over the process's `fetch`, ky
+ * imported on the first request. A merchant's own test tools see lunas's
+ * calls with no option, as they see any `fetch`: msw (`onUnhandledRequest:
+ * 'error'`, set up before lunas is imported or after the client is built),
+ * nock 14 with `disableNetConnect()`, and a wrapper put on global `fetch` (a
+ * spy, an APM). Behind each mock, at the very origin the client is pointed
+ * at, a real loopback server counts what got past it: a mock that missed a
+ * call would let it reach the server (with the `Authorization` header), and
+ * the count would show it. This file sets up msw itself, as a merchant does,
+ * so it imports none of test/helpers' msw set-up.
  */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
