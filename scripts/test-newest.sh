@@ -64,7 +64,7 @@ fi
 echo "== build, public ground and tests on them"
 npm run build
 npm run check:ground
-npx vitest run test/unit test/e2e
+npx vitest run test/unit test/e2e test/security/key-leaks
 
 cd "$ROOT"
 [[ "$(git hash-object package-lock.json)" == "$lock_before" ]] || {

@@ -5,17 +5,16 @@
  * recording lunas's calls against the sandbox over real HTTP. Operation spans
  * under the merchant's active span, an attempt span per HTTP attempt with the
  * HTTP client conventions, error statuses, the duration histogram, the
- * `traceparent` the sandbox received, the global providers, stopping, no
- * API key anywhere, and beside OpenTelemetry's undici instrumentation (the
+ * `traceparent` the sandbox received, the global providers, stopping, and
+ * beside OpenTelemetry's undici instrumentation (the
  * merchant's HTTP client instrumentation): one traceparent per request, one
  * CLIENT span per attempt (the instrumentation's, under lunas's attempt
- * span), one trace.
+ * span), one trace. The API key in none of it: test/security/key-leaks/over-http.test.ts.
  */
 import {
   context,
   createTraceState,
   metrics,
-  propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -24,81 +23,25 @@ import {
 } from '@opentelemetry/api';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   ATTEMPT_CHANNEL,
-  AuthenticationError,
   NotFoundError,
   OPERATION_CHANNEL,
-  RequestValidationError,
 } from 'lunas-sdk';
 import { instrumentLunas } from 'lunas-sdk/otel';
 import { undiciFetch } from 'lunas-sdk/undici';
 import { start, transferTo } from './helpers.js';
+import { type Telemetry, useOpenTelemetry } from '../helpers/otel.js';
 import { REQUEST_ID, UUID_V4 } from '../helpers/formats.js';
 import { rejection } from '../helpers/rejection.js';
 
-/** A reader the test collects from when it wants the metrics, with no timer. */
-class CollectingReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-const contextManager = new AsyncLocalStorageContextManager();
-beforeAll(() => {
-  context.setGlobalContextManager(contextManager.enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-});
-afterAll(() => {
-  context.disable();
-  propagation.disable();
-});
-
-/** One test's OpenTelemetry SDK: spans in memory, metrics on demand, lunas instrumented into both. */
-interface Telemetry {
-  spans(): ReadableSpan[];
-  collect(): Promise<ResourceMetrics>;
-  tracerProvider: BasicTracerProvider;
-  meterProvider: MeterProvider;
-  stop: () => void;
-}
-
-const stops: (() => void)[] = [];
-afterEach(() => {
-  for (const stop of stops.splice(0)) stop();
-});
-
-function telemetry(instrument = true): Telemetry {
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const reader = new CollectingReader();
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  const stop = instrument ? instrumentLunas({ tracerProvider, meterProvider }) : () => undefined;
-  stops.push(stop);
-  return {
-    spans: () => exporter.getFinishedSpans(),
-    collect: async () => (await reader.collect()).resourceMetrics,
-    tracerProvider,
-    meterProvider,
-    stop,
-  };
-}
+const { telemetry, stopAfterTest } = useOpenTelemetry();
 
 const byName = (spans: ReadableSpan[], name: string) => spans.filter((span) => span.name === name);
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
@@ -344,7 +287,7 @@ describe('providers and stopping', () => {
     const { client } = await start();
     const otel = telemetry(false);
     trace.setGlobalTracerProvider(otel.tracerProvider);
-    stops.push(instrumentLunas());
+    stopAfterTest(instrumentLunas());
     metrics.setGlobalMeterProvider(otel.meterProvider);
     try {
       await client.payouts.list();
@@ -378,37 +321,6 @@ describe('providers and stopping', () => {
     expect(operations.hasSubscribers).toBe(false);
     expect(attempts.hasSubscribers).toBe(false);
     expect(sandbox.requests.map((request) => request.traceparent !== undefined)).toEqual([true, false]);
-  });
-});
-
-describe('the API key', () => {
-  it('is in no span name, attribute, status, event or metric: a success, a 401 echoing it; a raw path holding it makes none', async () => {
-    const { sandbox, client } = await start(undefined, { maxRetries: 0 });
-    const otel = telemetry();
-    await client.charges.list();
-    sandbox.inject({
-      kind: 'status',
-      status: 401,
-      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
-      headers: { 'x-echo': `Bearer ${sandbox.apiKey}`, 'x-request-id': sandbox.apiKey },
-    });
-    await rejection(client.charges.list(), AuthenticationError);
-    // Refused before sending: no span, no metric.
-    await rejection(client.get(`/v1/${sandbox.apiKey}`, { query: { key: sandbox.apiKey } }), RequestValidationError);
-
-    const spans = otel.spans();
-    expect(spans.length).toBe(4);
-    const recorded = spans.map((span) => ({
-      name: span.name,
-      attributes: span.attributes,
-      status: span.status,
-      events: span.events.map((event) => ({ name: event.name, attributes: event.attributes })),
-    }));
-    const collected = await otel.collect();
-    for (const text of [JSON.stringify(recorded), JSON.stringify(collected.scopeMetrics)]) {
-      expect(text).not.toContain(sandbox.apiKey);
-    }
-    expect(JSON.stringify(recorded)).toContain('[REDACTED]');
   });
 });
 

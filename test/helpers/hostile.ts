@@ -1,5 +1,6 @@
 /**
- * Generators of hostile input shared by the security suites.
+ * Hostile input shared by the security suites, and the values a misbehaving
+ * plug-in may throw.
  */
 import fc from 'fast-check';
 
@@ -60,3 +61,32 @@ export function isLoopbackHost(hostname: string): boolean {
     octets[0] === '127'
   );
 }
+
+/** Throws a TypeError, as a getter or method with a bug would. */
+export function fail(): never {
+  throw new TypeError('a plug-in’s own bug');
+}
+
+/** A revoked Proxy: any operation on it throws a TypeError. */
+export function revoked(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/** Values a plug-in may throw that `String()` or a template literal would choke on. */
+export const HOSTILE_THROWS: [string, () => unknown][] = [
+  ['a null-prototype object', () => Object.create(null)],
+  ['a symbol', () => Symbol('odd')],
+  [
+    'an object whose toString throws',
+    () => ({
+      toString() {
+        throw new Error('no');
+      },
+    }),
+  ],
+  ['an Error whose message getter throws', () => Object.defineProperty(new Error(), 'message', { get: () => fail() })],
+  ['a revoked Proxy', revoked],
+  ['undefined', () => undefined],
+];

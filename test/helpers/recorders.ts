@@ -5,8 +5,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { expect, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, expect, onTestFinished } from 'vitest';
 import type { Client, Logger, RequestEvent, ResponseEvent } from '../../src/index.js';
+import { sleep } from './waiting.js';
 
 /** One event a client emitted, with its name. */
 export type RecordedEvent = { name: 'request'; event: RequestEvent } | { name: 'response'; event: ResponseEvent };
@@ -67,6 +68,23 @@ export function watchUnhandledRejections(): UnhandledRejections {
   const onUnhandled = (reason: unknown) => void reasons.push(reason);
   process.on('unhandledRejection', onUnhandled);
   return { reasons, stop: () => void process.off('unhandledRejection', onUnhandled) };
+}
+
+/**
+ * Fails every test of the calling suite (call it inside a `describe`) that
+ * leaves a rejection unhandled, reported up to a turn of the event loop after
+ * the test: a plug-in's failure must never become one.
+ */
+export function failOnUnhandledRejections(): void {
+  let unhandled: UnhandledRejections;
+  beforeEach(() => {
+    unhandled = watchUnhandledRejections();
+  });
+  afterEach(async () => {
+    await sleep(10);
+    unhandled.stop();
+    expect(unhandled.reasons).toEqual([]);
+  });
 }
 
 /** Walks a list to its end, keeping what it yielded before any error. */

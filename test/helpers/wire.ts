@@ -1,10 +1,12 @@
 /**
  * A client whose `fetch` option is a plain function (no msw, no socket): it
  * records every request and answers from a callback. For property-based and
- * fuzz suites that make thousands of calls.
+ * fuzz suites that make thousands of calls, and for the checks of what a call
+ * is given, refused before anything is sent ({@link refused}).
  */
-import { Client, type ClientOptions } from '../../src/index.js';
-import { API_KEY, BASE_URL, listPage, success } from './fixtures.js';
+import { expect } from 'vitest';
+import { Client, type ClientOptions, RequestValidationError } from '../../src/index.js';
+import { API_KEY, BASE_URL, chargeJson, createdChargeJson, listPage, success, transferJson } from './fixtures.js';
 import { seeRequest, type SeenRequest } from './seen-request.js';
 
 /** Answers one request; may return a Response or throw like a failing fetch. */
@@ -34,6 +36,33 @@ export function wireClient(respond: Responder, options: ClientOptions = {}): Wir
     ...options,
   });
   return { client, sent };
+}
+
+/**
+ * A wire client answering every call as the service would (a charge, a list of
+ * charges, a created charge or a transfer); `status` per attempt, where 503
+ * forces a retry.
+ */
+export function answering(status: (attempt: number) => number = () => 200): WireClient {
+  return wireClient((request, attempt) => {
+    if (status(attempt) !== 200)
+      return new Response('{}', { status: status(attempt), headers: { 'retry-after-ms': '0' } });
+    if (request.method === 'GET' && request.url.pathname.endsWith('/charges')) return listResponse([chargeJson()]);
+    if (request.method === 'GET') return successResponse(chargeJson());
+    return successResponse(request.url.pathname === '/v1/transfers' ? transferJson() : createdChargeJson());
+  });
+}
+
+/** The RequestValidationError a call rejects with; it must not throw synchronously. */
+export async function refused(call: () => Promise<unknown>): Promise<RequestValidationError> {
+  let pending: Promise<unknown> | undefined;
+  expect(() => (pending = call())).not.toThrow();
+  const error = await pending!.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(RequestValidationError);
+  return error as RequestValidationError;
 }
 
 /** {@link success} as a JSON response. */

@@ -125,23 +125,4 @@ describe('createMcpServer options', () => {
     expect(refusal({ live: true, baseURL: 'http://api.example.com' })).toContain('plain http: for api.example.com');
     expect(refusal({ live: true, apiKey: 'short' })).toContain('shorter than 12 characters');
   });
-
-  it('never quotes the key, wherever it was put', () => {
-    vi.stubEnv('LUNAS_API_KEY', KEY);
-    const messages = [
-      refusal({ ...SANDBOX, apiKey: KEY, [KEY]: 1 }),
-      refusal({ [KEY]: true }),
-      refusal({ baseURL: KEY, apiKey: KEY }),
-      refusal({ baseURL: `https://${KEY}.example.com`, apiKey: KEY }),
-      refusal({ ...SANDBOX, tools: [KEY], apiKey: KEY }),
-      refusal({ ...SANDBOX, maxAmount: KEY, apiKey: KEY }),
-      refusal({ ...SANDBOX, apiKey: { key: KEY } }),
-    ];
-    expect(messages.at(-1)).toBe('apiKey must be a string (got an object)');
-    for (const message of messages) {
-      expect(message).not.toContain(KEY);
-      expect(message).not.toContain(KEY.slice(0, 16));
-    }
-    expect(messages.filter((message) => message.includes('[REDACTED]'))).toHaveLength(6);
-  });
 });

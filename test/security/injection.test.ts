@@ -12,7 +12,7 @@
  *   the empty id are refused before sending. The same against the sandbox, in
  *   traversal.test.ts.
  *
- * The fixed cases of test/unit/security.test.ts (CRLF in a header, reserved
+ * The fixed cases of test/unit/core/checks/options.test.ts (CRLF in a header, reserved
  * names) are not repeated.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -13,7 +13,7 @@
  *   `dangerouslyAllowBrowser` is set, also when the key comes from the
  *   environment.
  *
- * test/unit/client.test.ts lists fixed hosts and test/unit/security.test.ts
+ * test/unit/client.test.ts lists fixed hosts and key-leaks/sent.test.ts
  * one GET 307 redirect; this file generalises both.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
