@@ -65,7 +65,7 @@ describe('payouts past one process', () => {
       balancesRight: true,
       failedJobs: 0,
       killed: 2,
-      sentInPauses: 0,
+      takenInPauses: 0,
     });
     // One transfer request in ten was answered 429, and sent again later with its job's key.
     const { requests, answered429 } = summary as { requests: number; answered429: number };
