@@ -13,7 +13,7 @@ export default [
     path: 'dist/index.js',
     import: '{ Client }',
     gzip: true,
-    limit: '34310 B',
+    limit: '34427 B',
     modifyEsbuildConfig: (config) => ({
       ...config,
       format: 'esm',

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -17,6 +17,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Needs redis-server and the whole machine: `npm run test:settlement` (test/settlement/vitest.config.ts).
+    exclude: [...configDefaults.exclude, 'test/settlement/**'],
     setupFiles: ['test/helpers/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -65,6 +65,7 @@ export {
 export { type PaymentMethod, PaymentMethods } from './resources/payment-methods.js';
 export { type Payout, Payouts } from './resources/payouts.js';
 export { type Transfer, type TransferCreateParams, Transfers, type TransferStatus } from './resources/transfers.js';
+export { idempotencyKeyFor } from './idempotency-key.js';
 export { VERSION } from './version.js';
 export {
   CHARGE_EVENT_TYPES,

@@ -75,3 +75,17 @@ declare module '@playwright/test' {
   export const test: Test;
   export function expect(locator: Locator): { toBeVisible(): Promise<void> };
 }
+
+// BullMQ, by what docs/payouts-at-scale.md's worker uses (examples/settlement runs it for real).
+declare module 'bullmq' {
+  export interface Job<T> {
+    id?: string | undefined;
+    data: T;
+  }
+  export class Queue<T> {
+    add(name: string, data: T): Promise<Job<T>>;
+    rateLimit(expireTimeMs: number): Promise<void>;
+  }
+  export class RateLimitError extends Error {}
+  export class UnrecoverableError extends Error {}
+}

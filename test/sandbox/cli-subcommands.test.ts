@@ -347,6 +347,14 @@ describe('fault', () => {
         ['lost-response', '--times', '3'],
         'Fault armed: a lost response (processed, then cut) for the next 3 requests.',
       ],
+      [
+        ['status', '--status', '429', '--every', '10', '--times', 'Infinity', '--method', 'POST'],
+        'Fault armed: HTTP 429 for one in every 10 POST requests until `lunas-sandbox fault clear`.',
+      ],
+      [
+        ['drop', '--every', '3', '--times', '2'],
+        'Fault armed: a dropped connection for one in every 3 requests, 2 times.',
+      ],
       [['clear'], 'Every fault disarmed.'],
     ];
     for (const [args, line] of cases) {
@@ -361,6 +369,8 @@ describe('fault', () => {
       ['/_sandbox/faults', { kind: 'hang', method: 'GET' }],
       ['/_sandbox/faults', { kind: 'drop', path: '/v1/payouts' }],
       ['/_sandbox/faults', { kind: 'lost-response', times: 3 }],
+      ['/_sandbox/faults', { kind: 'status', status: 429, times: 'Infinity', every: 10, method: 'POST' }],
+      ['/_sandbox/faults', { kind: 'drop', times: 2, every: 3 }],
       ['/_sandbox/faults/clear', {}],
     ]);
   });
@@ -377,6 +387,8 @@ describe('fault', () => {
     ],
     [['status', '--status', 'busy'], '--status must be a whole number from 0 to 9007199254740991, not "busy"'],
     [['drop', '--times', '0'], '--times must be a whole number from 1 to 9007199254740991, not "0"'],
+    [['drop', '--every', '0'], '--every must be a whole number from 1 to 9007199254740991, not "0"'],
+    [['clear', '--every', '2'], 'fault clear takes no flags, given --every'],
     [['clear', '--times', '2'], 'fault clear takes no flags, given --times'],
     [['status', '--stauts', '503'], 'unknown option --stauts: did you mean --status?'],
   ])('refuses fault %j before asking the sandbox', async (args, message) => {

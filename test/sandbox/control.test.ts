@@ -215,12 +215,22 @@ describe.each(ENTRIES)('%s: the control surface', (_entry, open) => {
     });
     for (let i = 0; i < 3; i++) expect((await call(box, 'GET', '/v1/payouts')).status).toBe(502);
     expect(await data(box, 'POST', 'faults/clear')).toBe(null);
+    expect(await data(box, 'POST', 'faults', { body: { kind: 'status', status: 429, every: 2, times: 2 } })).toEqual({
+      kind: 'status',
+      status: 429,
+      every: 2,
+      times: 2,
+    });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await call(box, 'GET', '/v1/payouts')).status);
+    expect(statuses).toEqual([200, 429, 200, 429, 200]);
     expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
 
     for (const [body, message] of [
       [{ kind: 'status', status: 99 }, 'Fault status: status must be an integer from 200 to 599'],
       [{ kind: 'explode' }, 'Fault kind must be one of: status, html, delay, hang, drop, lost-response, malformed'],
       [{ kind: 'drop', times: 0 }, 'Fault times must be a positive integer or Infinity'],
+      [{ kind: 'drop', every: 0 }, 'Fault every must be a positive integer: 10 hits one in ten matching requests'],
       [{ kind: 'drop', tims: 2 }, 'Unknown drop fault field "tims": did you mean "times"?'],
       [
         { kind: 'drop', times: null },

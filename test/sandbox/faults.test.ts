@@ -216,6 +216,32 @@ describe('matching', () => {
     expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
   });
 
+  it('hits one in `every` matching requests, counted from when it was armed, and leaves the rest to later faults', async () => {
+    const box = await sandbox();
+    box.inject({ kind: 'status', status: 429, path: '/v1/payouts', every: 3, times: Infinity });
+    box.inject({ kind: 'status', status: 503, times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 9; i++) statuses.push((await call(box, 'GET', '/v1/payouts')).status);
+    // Requests 1 and 2 pass the 429 by and use up the 503's two hits; then every third is a 429.
+    expect(statuses).toEqual([503, 503, 429, 200, 200, 429, 200, 200, 429]);
+    // Another path does not count: the fifth /v1/payouts request after these is the next 429.
+    expect((await call(box, 'GET', '/v1/transfers')).status).toBe(200);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(200);
+    expect((await call(box, 'GET', '/v1/payouts')).status).toBe(429);
+  });
+
+  it('answers a tenth of transfers with 429 under concurrency, and processes the others once each', async () => {
+    const box = await sandbox();
+    box.inject({ kind: 'status', status: 429, method: 'POST', path: '/v1/transfers', every: 10, times: Infinity });
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => createTransfer(box, transferBody, `every-${index}`)),
+    );
+    expect(answers.filter(({ status }) => status === 429)).toHaveLength(10);
+    expect(answers.filter(({ status }) => status === 200)).toHaveLength(90);
+    expect(box.transfers()).toHaveLength(90);
+  });
+
   it('records faulted requests', async () => {
     const box = await sandbox();
     box.inject({ kind: 'status', status: 503 });
@@ -235,6 +261,10 @@ describe('matching', () => {
     ['negative delay', { kind: 'delay', ms: -1 }],
     ['infinite delay', { kind: 'delay', ms: Infinity }],
     ['null times', { kind: 'drop', times: null }],
+    ['zero every', { kind: 'drop', every: 0 }],
+    ['fractional every', { kind: 'drop', every: 2.5 }],
+    ['infinite every', { kind: 'drop', every: Infinity }],
+    ['every as text', { kind: 'drop', every: '10' }],
     ['a method that is not text', { kind: 'drop', method: 5 }],
     ['a method with a space', { kind: 'drop', method: 'GET /' }],
     ['a path without its slash', { kind: 'drop', path: 'v1/payouts' }],
@@ -266,9 +296,13 @@ describe('matching', () => {
     );
     expect(refusal({ kind: 'delay', ms: 5, tims: 2 })).toBe('Unknown delay fault field "tims": did you mean "times"?');
     expect(refusal({ kind: 'drop', status: 503 })).toBe(
-      'Unknown drop fault field "status"; known drop fault fields: kind, method, path, times',
+      'Unknown drop fault field "status"; known drop fault fields: kind, method, path, times, every',
     );
     expect(refusal({ kind: 'drop', method: 7 })).toBe('Fault method must be an HTTP method such as "POST"');
+    expect(refusal({ kind: 'drop', every: -1 })).toBe(
+      'Fault every must be a positive integer: 10 hits one in ten matching requests',
+    );
+    expect(refusal({ kind: 'drop', evry: 2 })).toBe('Unknown drop fault field "evry": did you mean "every"?');
     expect(refusal({ kind: 'drop', path: 'v1' })).toBe(
       'Fault path must be a string starting with "/", such as "/v1/transfers"',
     );

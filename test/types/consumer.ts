@@ -12,9 +12,12 @@ import {
   Client,
   type CreatedCharge,
   getResponseInfo,
+  idempotencyKeyFor,
   isChargeEvent,
+  LunasError,
   parseEvent,
   type Payout,
+  RateLimitError,
   type Transfer,
   type TransferStatus,
 } from 'lunas-sdk';
@@ -59,6 +62,22 @@ export async function webhookMistakes(client: Client, request: Request): Promise
   // @ts-expect-error: a Request is not its body: pass await request.text()
   await client.webhooks.confirm(request);
   void eventId;
+}
+
+/** A job's transfer: the key made from the job's id, which a job engine types as possibly undefined. */
+export async function jobMistakes(client: Client, jobId: string | undefined): Promise<number | undefined> {
+  // @ts-expect-error: a job without an id has no key; check the id first
+  await idempotencyKeyFor(jobId);
+  // @ts-expect-error: a key names an operation: at least one part
+  await idempotencyKeyFor();
+  try {
+    const idempotencyKey = await idempotencyKeyFor(jobId ?? 'settlement', 'payout');
+    await client.transfers.create({ destination_account_id: 'acc_a', amount: 1, currency: 'idr' }, { idempotencyKey });
+  } catch (error) {
+    if (error instanceof RateLimitError) return error.retryAfterMs;
+    if (error instanceof LunasError && error.outcomeUnknown) throw error;
+  }
+  return undefined;
 }
 
 /** The right uses, which must compile. */

@@ -6,6 +6,7 @@
  * says about the attempts made.
  */
 import { APIConnectionError, APIError, type LunasError, ResponseBodyError } from '../report/errors.js';
+import { requestedWait } from '../report/retry-after.js';
 import { onAbort } from './attempt.js';
 
 /** The longest server-requested wait the SDK honours; longer requests fall back to backoff. */
@@ -29,34 +30,12 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
- * The wait the service asked for, in ms: `retry-after-ms`, else `Retry-After`
- * as seconds or an HTTP date. Undefined when absent, unreadable or above 60 s.
+ * The wait the service asked for, in ms (report/retry-after.ts reads it),
+ * when it is at most 60 s; undefined otherwise, and backoff waits instead.
  */
 export function serverRequestedDelay(headers: Headers, now: number = Date.now()): number | undefined {
-  const inMs = headers.get('retry-after-ms');
-  const fromMs = inMs === null ? undefined : parseNonNegative(inMs);
-  const retryAfter = headers.get('retry-after');
-  const delay = fromMs ?? (retryAfter === null ? undefined : parseRetryAfter(retryAfter, now));
+  const delay = requestedWait(headers, now);
   return delay !== undefined && delay <= MAX_RETRY_AFTER_MS ? delay : undefined;
-}
-
-// IMF-fixdate, RFC 850 and asctime: the three forms of an HTTP date (RFC 9110).
-// Date.parse alone would also read values such as "-1" or "3,5" as dates.
-const HTTP_DATE =
-  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
-
-function parseRetryAfter(value: string, now: number): number | undefined {
-  const seconds = parseNonNegative(value);
-  if (seconds !== undefined) return seconds * 1000;
-  const trimmed = value.trim();
-  const date = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function parseNonNegative(value: string): number | undefined {
-  const trimmed = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
-  return Number(trimmed);
 }
 
 /**
@@ -91,8 +70,23 @@ export function waitToRetry(ms: number, signal: AbortSignal | undefined): Promis
   });
 }
 
-/** Adds the attempt count to a final error, and the safe way to retry a POST. */
+/**
+ * Whether the service said it did not carry the request out: an answer with
+ * a status from 400 to 499 other than 408, 409 and 429, which a retry might
+ * meet differently.
+ */
+function refusedByService(error: LunasError): boolean {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 && !isRetryable(error);
+}
+
+/**
+ * Adds to a final error, after `attempts` were sent: their count, whether the
+ * request may have been carried out (`outcomeUnknown`), and the safe way to
+ * retry a POST.
+ */
 export function withAttempts(error: LunasError, attempts: number): LunasError {
+  error.outcomeUnknown = attempts > 0 && !refusedByService(error);
   if (attempts > 1) error.message += ` (after ${attempts} attempts)`;
   if (error.idempotencyKey !== undefined && isRetryable(error)) {
     error.message += `; retry with idempotencyKey "${error.idempotencyKey}" to avoid a duplicate`;

@@ -8,6 +8,8 @@
  * `Symbol.for('lunas-sdk.error-class')`, not by class identity alone.
  */
 
+import { requestedWait } from './retry-after.js';
+
 /** The key of each lunas error class's brand: `Symbol.for` gives every copy of lunas-sdk the same symbol. */
 const ERROR_BRAND = Symbol.for('lunas-sdk.error-class');
 
@@ -74,6 +76,22 @@ export class LunasError extends Error {
    * the same operation with this key can never perform it twice.
    */
   idempotencyKey: string | undefined;
+
+  /**
+   * Whether the request may have been carried out although no answer says
+   * how: `true` when a request was sent and the call ended without the
+   * service saying it refused it (no response, a timeout, a 5xx, 408, 409 or
+   * 429, an answer whose body could not be read or checked, the caller's
+   * abort after sending). `false` when lunas knows it was not carried out:
+   * nothing was sent (a `RequestValidationError`, an abort before sending),
+   * or the service refused it with another 4xx.
+   *
+   * After a POST whose outcome is unknown, call again with the same
+   * `idempotencyKey`, never a new one: the service answers with what the
+   * first request did, or does it now, so the money moves once.
+   * [Payouts at scale](../../../docs/payouts-at-scale.md#an-unknown-outcome).
+   */
+  outcomeUnknown = false;
 
   constructor(message: string, options?: { cause?: unknown; idempotencyKey?: string | undefined }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
@@ -147,6 +165,16 @@ export class APIError extends LunasError {
   readonly headers: Headers;
   /** The `x-request-id` response header, when the service sent one: quote it to support. */
   readonly requestId: string | undefined;
+  /**
+   * How long the service asked you to wait before sending again, in
+   * milliseconds: its `retry-after-ms` header, else `Retry-After` (seconds,
+   * or an HTTP date counted from when the error was made; a past date is
+   * `0`). `undefined` when it sent neither, or neither could be read. Usually
+   * on a {@link RateLimitError} (429) or a 503. Not capped: the SDK's own
+   * retries wait at most 60 s, but a queue pausing its workers can honour a
+   * longer wait.
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: APIErrorInit) {
     super(init.message, { idempotencyKey: init.idempotencyKey });
@@ -154,6 +182,7 @@ export class APIError extends LunasError {
     this.body = init.body;
     this.headers = init.headers;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
+    this.retryAfterMs = requestedWait(init.headers);
   }
 }
 
@@ -178,7 +207,12 @@ export class NotFoundError extends APIError {}
 export class ConflictError extends APIError {}
 /** 422: the request was understood but cannot be processed. @category Errors */
 export class UnprocessableEntityError extends APIError {}
-/** 429: too many requests; retried automatically, honouring `Retry-After`. @category Errors */
+/**
+ * 429: too many requests; retried automatically, honouring `Retry-After`.
+ * `retryAfterMs` says how long the service asked to wait, for a queue that
+ * pauses all its workers ([Payouts at scale](../../../docs/payouts-at-scale.md#rate-limits-across-workers)).
+ * @category Errors
+ */
 export class RateLimitError extends APIError {}
 /** 500 and above: the service failed; retried automatically. @category Errors */
 export class InternalServerError extends APIError {}

@@ -122,6 +122,7 @@ const settle = (action: 'pay' | 'fail' | 'expire', about: string): Subcommand =>
 /** The flags of `fault`: which requests, how many, and the kinds' own fields. */
 const FAULT_FLAGS: FlagSpecs = {
   times: { type: 'string' },
+  every: { type: 'string' },
   method: { type: 'string' },
   path: { type: 'string' },
   status: { type: 'string' },
@@ -154,6 +155,7 @@ function faultBody(kind: string, flags: FlagValues): Record<string, unknown> {
   }
   const text = (flag: string): string | undefined => flags[flag] as string | undefined;
   const times = text('times');
+  const every = text('every');
   const status = text('status');
   const ms = text('ms');
   const headers = flags.header as string[] | undefined;
@@ -162,6 +164,7 @@ function faultBody(kind: string, flags: FlagValues): Record<string, unknown> {
     ...(times === undefined
       ? {}
       : { times: times === 'Infinity' ? times : wholeNumber('--times', times, 1, Number.MAX_SAFE_INTEGER) }),
+    ...(every === undefined ? {} : { every: wholeNumber('--every', every, 1, Number.MAX_SAFE_INTEGER) }),
     ...(text('method') === undefined ? {} : { method: text('method') }),
     ...(text('path') === undefined ? {} : { path: text('path') }),
     ...(status === undefined ? {} : { status: wholeNumber('--status', status, 0, Number.MAX_SAFE_INTEGER) }),
@@ -189,14 +192,27 @@ function faultLine(fault: Record<string, unknown>): string {
     'lost-response': 'a lost response (processed, then cut)',
     malformed: `truncated JSON (HTTP ${String(fault.status ?? 200)})`,
   };
-  const { method, path, times } = fault as { method?: string; path?: string; times: number | 'Infinity' };
+  const {
+    method,
+    path,
+    times,
+    every = 1,
+  } = fault as {
+    method?: string;
+    path?: string;
+    times: number | 'Infinity';
+    every?: number;
+  };
   const requests = [method, 'requests', ...(path === undefined ? [] : [`to ${path}`])].filter(Boolean).join(' ');
+  const until = times === 'Infinity' ? ' until `lunas-sandbox fault clear`' : '';
   const which =
-    times === 'Infinity'
-      ? `every ${requests.replace('requests', 'request')} until \`lunas-sandbox fault clear\``
-      : times === 1
-        ? `the next ${requests.replace('requests', 'request')}`
-        : `the next ${times} ${requests}`;
+    every > 1
+      ? `one in every ${every} ${requests}${times === 'Infinity' ? until : `, ${times} time${times === 1 ? '' : 's'}`}`
+      : times === 'Infinity'
+        ? `every ${requests.replace('requests', 'request')}${until}`
+        : times === 1
+          ? `the next ${requests.replace('requests', 'request')}`
+          : `the next ${times} ${requests}`;
   return `Fault armed: ${doing[String(fault.kind)] ?? String(fault.kind)} for ${which}.`;
 }
 
@@ -291,10 +307,11 @@ const SUBCOMMANDS: ReadonlyMap<string, Subcommand> = new Map<string, Subcommand>
     'fault',
     {
       synopsis:
-        '<kind> [--times <n>|Infinity] [--method <method>] [--path <path>] [--status <code>] [--ms <ms>] [--header "<name>: <value>"]...',
+        '<kind> [--times <n>|Infinity] [--every <n>] [--method <method>] [--path <path>] [--status <code>] [--ms <ms>] [--header "<name>: <value>"]...',
       about: [
         'make the next matching request misbehave (n of them;',
-        'Infinity: until cleared). Kinds: status (--status,',
+        'Infinity: until cleared; --every n: one in n matching',
+        'requests). Kinds: status (--status,',
         '--header), html and malformed ([--status]), delay',
         '(--ms), hang, drop, lost-response. `fault clear`',
         'disarms every fault',

@@ -6,8 +6,8 @@ import { isPlainObject } from '../service/rules.js';
  * given number of matching requests.
  *
  * `method` and `path` narrow which requests it hits (any, when omitted);
- * `times` is how many it hits (default 1, `Infinity` until
- * `clearFaults()`).
+ * `every` hits one in that many of them (default 1, each); `times` is how
+ * many it hits (default 1, `Infinity` until `clearFaults()`).
  *
  * | kind | what the client sees | request processed? |
  * |---|---|---|
@@ -24,6 +24,7 @@ import { isPlainObject } from '../service/rules.js';
  * sandbox.inject({ kind: 'status', status: 429, headers: { 'Retry-After': '1' } });
  * sandbox.inject({ kind: 'lost-response', method: 'POST', path: '/v1/transfers' });
  * sandbox.inject({ kind: 'status', status: 503, times: Infinity });
+ * sandbox.inject({ kind: 'status', status: 429, path: '/v1/transfers', every: 10, times: Infinity });
  * ```
  * @category Testing
  */
@@ -40,6 +41,13 @@ export interface FaultTarget {
   path?: string;
   /** How many matching requests it hits; default 1; `Infinity` until `clearFaults()`. */
   times?: number;
+  /**
+   * Hits one in `every` matching requests: the `every`-th from when it was
+   * armed, then each `every`-th after it; the others pass it by (a fault
+   * armed after it may hit them). Default 1, every matching request. With
+   * `times: Infinity`, `every: 10` answers a tenth of the matching requests.
+   */
+  every?: number;
 }
 
 /**
@@ -91,7 +99,7 @@ export type FaultKind =
 /** The longest a timer can wait in Node. */
 const MAX_DELAY_MS = 2_147_483_647;
 
-/** Each kind's own fields, beside `kind` and the target's (`method`, `path`, `times`); the command's `fault` reads them too. */
+/** Each kind's own fields, beside `kind` and the target's (`method`, `path`, `times`, `every`); the command's `fault` reads them too. */
 export const KIND_FIELDS: Readonly<Record<FaultKind['kind'], readonly string[]>> = {
   status: ['status', 'body', 'headers'],
   html: ['status'],
@@ -146,12 +154,16 @@ function assertFault(fault: Fault): void {
     throw new TypeError(`Fault kind must be one of: ${[...KINDS].join(', ')}`);
   }
   // A misspelt field (`stauts`, `time`) would otherwise be ignored and the fault armed without it.
-  const fields = ['kind', 'method', 'path', 'times', ...KIND_FIELDS[fault.kind]];
+  const fields = ['kind', 'method', 'path', 'times', 'every', ...KIND_FIELDS[fault.kind]];
   checkOptionNames(fault, fields, 'A fault must be an object', `${fault.kind} fault field`);
   assertTarget(fault);
   const times = fault.times === undefined ? 1 : fault.times;
   if (!(times === Infinity || (Number.isInteger(times) && times >= 1))) {
     throw new TypeError('Fault times must be a positive integer or Infinity');
+  }
+  const { every } = fault;
+  if (every !== undefined && !(Number.isSafeInteger(every) && every >= 1)) {
+    throw new TypeError('Fault every must be a positive integer: 10 hits one in ten matching requests');
   }
   if (fault.kind === 'status') {
     if (fault.status === undefined) throw new TypeError('Fault status: status is required');
@@ -170,12 +182,13 @@ function assertFault(fault: Fault): void {
 
 /** Armed faults, matched in the order armed. */
 export class FaultQueue {
-  #armed: { fault: Fault; remaining: number }[] = [];
+  /** `matched` counts the requests that matched it, hit or passed by (`every`). */
+  #armed: { fault: Fault; remaining: number; matched: number }[] = [];
 
   /** Arms a copy of `fault`; throws a `TypeError` when it is invalid. */
   arm(fault: Fault): void {
     assertFault(fault);
-    this.#armed.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
+    this.#armed.push({ fault: { ...fault }, remaining: fault.times ?? 1, matched: 0 });
   }
 
   /** Disarms every fault. */
@@ -183,13 +196,21 @@ export class FaultQueue {
     this.#armed = [];
   }
 
-  /** The first armed fault matching the request, consuming one of its hits. */
+  /**
+   * The first armed fault that hits the request, consuming one of its hits: it
+   * matches the request and, with `every`, this is its turn; a fault whose
+   * turn it is not counts the request and lets the next fault have it.
+   */
   take(method: string, path: string): Fault | undefined {
-    const index = this.#armed.findIndex(
-      ({ fault }) =>
+    const index = this.#armed.findIndex((entry) => {
+      const { fault } = entry;
+      const matches =
         (fault.method === undefined || fault.method.toUpperCase() === method.toUpperCase()) &&
-        (fault.path === undefined || fault.path === path),
-    );
+        (fault.path === undefined || fault.path === path);
+      if (!matches) return false;
+      entry.matched += 1;
+      return entry.matched % (fault.every ?? 1) === 0;
+    });
     const entry = this.#armed[index];
     if (!entry) return undefined;
     entry.remaining -= 1;

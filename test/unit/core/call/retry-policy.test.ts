@@ -31,7 +31,14 @@ import {
   serverRequestedDelay,
 } from '../../../../src/core/call/retry-policy.js';
 import { makeClient } from '../../../helpers/msw.js';
-import { CHARGE_PATH, jsonReply, route, TRANSFER_PARAMS, TRANSFERS_PATH } from '../../../helpers/requests.js';
+import {
+  CHARGE_PATH,
+  countRequests,
+  jsonReply,
+  route,
+  TRANSFER_PARAMS,
+  TRANSFERS_PATH,
+} from '../../../helpers/requests.js';
 import { CHARGE_ID, chargeJson, success, transferJson } from '../../../helpers/fixtures.js';
 import { rejection } from '../../../helpers/rejection.js';
 
@@ -522,5 +529,90 @@ describe('with real timers', () => {
     expect(seen).toHaveLength(3);
     // Backoff would take at least 375 + 750 ms.
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('LunasError.outcomeUnknown', () => {
+  const transferFailing = async (reply: () => Response, maxRetries = 0) => {
+    route('POST', TRANSFERS_PATH, reply);
+    return rejection(makeClient({ maxRetries, timeout: 200 }).transfers.create(TRANSFER_PARAMS), LunasError);
+  };
+  const envelope = (status: number) => jsonReply(status, { status: 'error', message: 'no' });
+
+  it('is false when the service refused the request: 400, 401, 403, 404, 422', async () => {
+    for (const status of [400, 401, 403, 404, 422]) {
+      const error = await transferFailing(() =>
+        status === 400 ? jsonReply(400, { status: 'fail', data: { amount: ['Bad'] } }) : envelope(status),
+      );
+      expect([status, error.outcomeUnknown]).toEqual([status, false]);
+    }
+  });
+
+  it('is true after 408, 409, 429 and 5xx, retried or not', async () => {
+    for (const status of [408, 409, 429, 500, 502, 503]) {
+      const error = await transferFailing(() => envelope(status));
+      expect([status, error.outcomeUnknown]).toEqual([status, true]);
+    }
+    const retried = await transferFailing(() => envelope(503), 1);
+    expect([retried.message, retried.outcomeUnknown]).toEqual([expect.stringContaining('after 2 attempts'), true]);
+  });
+
+  it('is false when a retried request ends in a refusal: the same key would have met the transfer', async () => {
+    let calls = 0;
+    const error = await transferFailing(
+      () => (++calls === 1 ? envelope(503) : jsonReply(403, { status: 'error', message: 'Insufficient balance' })),
+      2,
+    );
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error.outcomeUnknown).toBe(false);
+  });
+
+  it('is true when no answer came: a dropped connection, a timeout', async () => {
+    const dropped = await transferFailing(() => HttpResponse.error());
+    expect(dropped).toBeInstanceOf(APIConnectionError);
+    expect(dropped.outcomeUnknown).toBe(true);
+    const late = await transferFailing(() => new Promise<Response>(() => {}) as unknown as Response);
+    expect(late).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(late.outcomeUnknown).toBe(true);
+  });
+
+  it('is true when a 2xx answer could not be used: the transfer may be made', async () => {
+    const error = await transferFailing(() => jsonReply(200, success({ id: 42 })));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.outcomeUnknown).toBe(true);
+  });
+
+  it('is false when nothing was sent: a bad parameter, an abort before sending', async () => {
+    const requests = countRequests();
+    const client = makeClient();
+    const refused = await rejection(client.transfers.create({ ...TRANSFER_PARAMS, amount: 0 }), RequestValidationError);
+    expect(refused.outcomeUnknown).toBe(false);
+    const aborted = await rejection(
+      client.transfers.create(TRANSFER_PARAMS, { signal: AbortSignal.abort() }),
+      APIUserAbortError,
+    );
+    expect(aborted.outcomeUnknown).toBe(false);
+    expect(requests.count()).toBe(0);
+  });
+
+  it('is true when the caller aborts after a request was sent, while waiting to retry it', async () => {
+    const controller = new AbortController();
+    route('POST', TRANSFERS_PATH, () => {
+      setTimeout(() => controller.abort(), 20);
+      return envelope(503);
+    });
+    const error = await rejection(
+      makeClient({ maxRetries: 3 }).transfers.create(TRANSFER_PARAMS, { signal: controller.signal }),
+      APIUserAbortError,
+    );
+    expect(error.idempotencyKey).toBeDefined();
+    expect(error.outcomeUnknown).toBe(true);
+  });
+
+  it('is false on an error made by hand, and on a BadRequestError the service sent', async () => {
+    expect(new LunasError('x').outcomeUnknown).toBe(false);
+    const error = await transferFailing(() => jsonReply(400, { status: 'fail', data: { currency: ['Required'] } }));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error.outcomeUnknown).toBe(false);
   });
 });
