@@ -6,16 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { listenForTest } from '../helpers/recorders.js';
+import { NODE_WITH_TSX, SANDBOX_CLI } from '../helpers/tsx.js';
 import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
-const CLI = 'src/testing/cli/main.ts';
-/**
- * The command in one Node.js process, tsx loaded into it: the tsx command would
- * run it in a child and relay signals, and under load a relayed SIGTERM could
- * end the wrapper before the command's own handler closed the sandbox (exit 143).
- */
-const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 /** Kills `child` after the current test unless it has exited. */
 function killAfterTest(child: ChildProcess): void {
   onTestFinished(() => {
@@ -24,7 +18,8 @@ function killAfterTest(child: ChildProcess): void {
 }
 
 function run(args: string[]) {
-  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), CLI, ...args], {
+  const [node, ...loader] = NODE_WITH_TSX;
+  const child = spawn(node, [...loader, SANDBOX_CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);
