@@ -18,6 +18,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/setup.ts'],
+    globalSetup: ['test/helpers/build-commands.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -9,13 +9,12 @@ import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
 import { type Sandbox, type SandboxOptions, startSandbox } from 'lunas-sdk/testing';
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
-import { NODE_WITH_TSX, SANDBOX_CLI } from './helpers/tsx.js';
+import { sandboxCommand } from './helpers/commands.js';
+import { NODE_WITH_TSX } from './helpers/tsx.js';
 import { sleep } from './helpers/waiting.js';
 
 const run = promisify(execFile);
 const [node, ...loader] = NODE_WITH_TSX;
-/** lunas-sandbox from source, in the form the CLI examples split on spaces. */
-const SANDBOX_COMMAND = [...NODE_WITH_TSX, SANDBOX_CLI].join(' ');
 let sandbox: Sandbox | undefined;
 
 afterEach(async () => {
@@ -155,7 +154,8 @@ describe('examples', () => {
 
   test('reconcile-with-cli.ts: a crash-and-rerun test against `lunas-sandbox` and its subcommands alone', async () => {
     // The sandbox as a merchant starts it, in another process: the command, not startSandbox.
-    const server = spawn(node, [...loader, SANDBOX_CLI, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [sandboxNode, bundle] = sandboxCommand();
+    const server = spawn(sandboxNode, [bundle, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     onTestFinished(() => void server.kill('SIGTERM'));
     let printed = '';
     server.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
@@ -163,7 +163,7 @@ describe('examples', () => {
     const url = /listening on (\S+)/.exec(printed)![1]!;
     const out = await runExample(
       'reconcile-with-cli.ts',
-      { LUNAS_BASE_URL: url, LUNAS_API_KEY: 'sk_test_sandbox', LUNAS_SANDBOX_CLI: SANDBOX_COMMAND },
+      { LUNAS_BASE_URL: url, LUNAS_API_KEY: 'sk_test_sandbox', LUNAS_SANDBOX_CLI: sandboxCommand().join(' ') },
       90_000,
     );
     expect(out).toMatch(/^Paid ch_\w+ and ch_\w+; an hour later payment_charge\.failed ch_\w+$/m);
@@ -175,7 +175,7 @@ describe('examples', () => {
   }, 120_000);
 
   test('marketplace-with-cli.ts: a marketplace started with --accounts and driven by subcommands alone', async () => {
-    const out = await runExample('marketplace-with-cli.ts', { LUNAS_SANDBOX_CLI: SANDBOX_COMMAND }, 90_000);
+    const out = await runExample('marketplace-with-cli.ts', { LUNAS_SANDBOX_CLI: sandboxCommand().join(' ') }, 90_000);
     expect(out).toMatch(/^Sandbox at http:\/\/127\.0\.0\.1:\d+ with 2 accounts from accounts\.json$/m);
     expect(out).toContain('Seller acc_kopi (Toko Kopi) opened');
     expect(out).toMatch(/^Order (ch_\w+): pay 250000\.00 idr into virtual account \d{16}$/m);

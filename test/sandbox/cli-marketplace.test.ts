@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
-import { type Run, runSandboxCli } from '../helpers/tsx.js';
+import { type Run, runSandboxCli } from '../helpers/commands.js';
 import { createCharge, createTransfer, sandbox } from './helpers.js';
 
-/** A slow tsx start on a loaded machine, a few times per test. */
+/** A slow start of the command on a loaded machine, a few times per test. */
 const CLI_TEST_MS = 60_000;
 
 const T0 = new Date('2026-05-04T10:00:00.000Z');

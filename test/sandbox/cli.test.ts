@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { listenForTest } from '../helpers/recorders.js';
-import { NODE_WITH_TSX, SANDBOX_CLI } from '../helpers/tsx.js';
+import { sandboxCommand } from '../helpers/commands.js';
 import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
@@ -18,8 +18,8 @@ function killAfterTest(child: ChildProcess): void {
 }
 
 function run(args: string[]) {
-  const [node, ...loader] = NODE_WITH_TSX;
-  const child = spawn(node, [...loader, SANDBOX_CLI, ...args], {
+  const [node, bundle] = sandboxCommand();
+  const child = spawn(node, [bundle, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);
@@ -45,7 +45,7 @@ async function waitForOutput(output: () => { stdout: string }, pattern: RegExp, 
 const waitForUrl = (output: () => { stdout: string }) =>
   waitForOutput(output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
 
-/** Two waits of up to 15 s each (start, then the delivery's line) under a loaded machine's slow tsx start. */
+/** Two waits of up to 15 s each (start, then the delivery's line) under a loaded machine's slow start of the command. */
 const CLI_WEBHOOK_TEST_MS = 45_000;
 
 /** Creates a charge on the command's sandbox, which records (and delivers) `payment_charge.created`. */

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { thrown } from '../helpers/rejection.js';
-import { runSandboxCli as cli } from '../helpers/tsx.js';
+import { runSandboxCli as cli } from '../helpers/commands.js';
 import { call, createTransfer, sandbox } from './helpers.js';
 
 const CLI_TEST_MS = 60_000;

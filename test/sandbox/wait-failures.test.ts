@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
 import { listenForTest } from '../helpers/recorders.js';
-import { type Run, runSandboxCli } from '../helpers/tsx.js';
+import { type Run, runSandboxCli } from '../helpers/commands.js';
 import { call, createCharge, sandbox } from './helpers.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
