@@ -22,5 +22,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // vitest's default in a run is one worker fewer than the cores: a single one on
+    // two, where most files wait on sockets, child processes or a browser rather than
+    // compute, so a second worker overlaps those waits (docs/decisions/0034).
+    maxWorkers: '100%',
   },
 });
