@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The long-running suites: `npm run test:slow` (vitest.slow.config.ts) runs them, not `npm test`. */
+export const SLOW_TESTS = 'test/**/*.slow.test.ts';
 
 export default defineConfig({
   resolve: {
@@ -17,6 +20,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, SLOW_TESTS],
     setupFiles: ['test/helpers/setup.ts'],
     globalSetup: ['test/helpers/build-commands.ts'],
     testTimeout: 20_000,
