@@ -28,7 +28,7 @@ export default defineConfig({
     pool: 'forks',
     // vitest's default in a run is one worker fewer than the cores: a single one on
     // two, where most files wait on sockets, child processes or a browser rather than
-    // compute, so a second worker overlaps those waits (docs/decisions/0034).
+    // compute, so a second worker overlaps those waits (docs/decisions/0034-slow-suites.md).
     maxWorkers: '100%',
   },
 });

@@ -1,5 +1,5 @@
 // npm run test:slow: what is too long for `npm test`, run by CI right after it
-// (docs/decisions/0034-slow-suites-in-their-own-script.md): the files named
+// (docs/decisions/0034-slow-suites.md): the files named
 // *.slow.test.ts, and two suites `npm test` runs smaller, again at full size.
 import { configDefaults, defineConfig } from 'vitest/config';
 import base, { SLOW_TESTS } from './vitest.config.js';
