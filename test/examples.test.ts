@@ -9,12 +9,12 @@ import { promisify } from 'node:util';
 import { Client } from 'lunas-sdk';
 import { type Sandbox, type SandboxOptions, startSandbox } from 'lunas-sdk/testing';
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
+import { sandboxCommand } from './helpers/commands.js';
+import { NODE_WITH_TSX } from './helpers/tsx.js';
 import { sleep } from './helpers/waiting.js';
 
 const run = promisify(execFile);
-const tsx = 'node_modules/.bin/tsx';
-/** The lunas-sandbox command from source, as `npx lunas-sandbox` runs its build. */
-const CLI = 'src/testing/cli/main.ts';
+const [node, ...loader] = NODE_WITH_TSX;
 let sandbox: Sandbox | undefined;
 
 afterEach(async () => {
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 async function runExample(file: string, env: Record<string, string> = {}, timeout = 30_000): Promise<string> {
-  const { stdout } = await run(tsx, [`examples/${file}`], { env: { ...process.env, ...env }, timeout });
+  const { stdout } = await run(node, [...loader, `examples/${file}`], { env: { ...process.env, ...env }, timeout });
   return stdout;
 }
 
@@ -154,7 +154,8 @@ describe('examples', () => {
 
   test('reconcile-with-cli.ts: a crash-and-rerun test against `lunas-sandbox` and its subcommands alone', async () => {
     // The sandbox as a merchant starts it, in another process: the command, not startSandbox.
-    const server = spawn(tsx, [CLI, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [sandboxNode, bundle] = sandboxCommand();
+    const server = spawn(sandboxNode, [bundle, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     onTestFinished(() => void server.kill('SIGTERM'));
     let printed = '';
     server.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
@@ -162,7 +163,7 @@ describe('examples', () => {
     const url = /listening on (\S+)/.exec(printed)![1]!;
     const out = await runExample(
       'reconcile-with-cli.ts',
-      { LUNAS_BASE_URL: url, LUNAS_API_KEY: 'sk_test_sandbox', LUNAS_SANDBOX_CLI: `${tsx} ${CLI}` },
+      { LUNAS_BASE_URL: url, LUNAS_API_KEY: 'sk_test_sandbox', LUNAS_SANDBOX_CLI: sandboxCommand().join(' ') },
       90_000,
     );
     expect(out).toMatch(/^Paid ch_\w+ and ch_\w+; an hour later payment_charge\.failed ch_\w+$/m);
@@ -174,7 +175,7 @@ describe('examples', () => {
   }, 120_000);
 
   test('marketplace-with-cli.ts: a marketplace started with --accounts and driven by subcommands alone', async () => {
-    const out = await runExample('marketplace-with-cli.ts', { LUNAS_SANDBOX_CLI: `${tsx} ${CLI}` }, 90_000);
+    const out = await runExample('marketplace-with-cli.ts', { LUNAS_SANDBOX_CLI: sandboxCommand().join(' ') }, 90_000);
     expect(out).toMatch(/^Sandbox at http:\/\/127\.0\.0\.1:\d+ with 2 accounts from accounts\.json$/m);
     expect(out).toContain('Seller acc_kopi (Toko Kopi) opened');
     expect(out).toMatch(/^Order (ch_\w+): pay 250000\.00 idr into virtual account \d{16}$/m);
@@ -244,7 +245,7 @@ async function startWebhookHandler(options: SandboxOptions = {}): Promise<{
     PORT: String(port),
     EXIT_AFTER_EVENTS: '2',
   };
-  const child = spawn(tsx, ['examples/webhook-handler.ts'], { env: { ...process.env, ...env } });
+  const child = spawn(node, [...loader, 'examples/webhook-handler.ts'], { env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk));

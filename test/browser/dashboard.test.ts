@@ -17,10 +17,22 @@ import { webhookReceiver } from '../sandbox/webhook-receiver.js';
 
 const it = browserTest;
 
-/** The page open at the sandbox's root in a fresh context, and the errors its console reports (CSP refusals included). */
-async function openDashboard(browser: Browser, sandbox: Sandbox, javaScriptEnabled: boolean, refreshing = true) {
+/** How often the page says it refreshes itself. */
+const REFRESH_MS = 5_000;
+
+/**
+ * The page open at the sandbox's root in a fresh context, and the errors its console reports (CSP refusals
+ * included); with `clock`, the page's timers on Playwright's clock, which a test moves on.
+ */
+async function openDashboard(
+  browser: Browser,
+  sandbox: Sandbox,
+  javaScriptEnabled: boolean,
+  { refreshing = true, clock = false } = {},
+) {
   const context = await browser.newContext({ javaScriptEnabled });
   onTestFinished(() => context.close());
+  if (clock) await context.clock.install();
   if (!refreshing) {
     // The page's own refresh (a meta refresh with JavaScript off, every few seconds) is a
     // navigation of its own: on a loaded machine it can land in the middle of a test's press or
@@ -88,7 +100,7 @@ describe.each([
       await charge(client, 'order 2'),
       await charge(client, 'order 3'),
     ];
-    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled, false);
+    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled, { refreshing: false });
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sandbox');
     const payRow = rowOf(page, toPay);
     expect(await payRow.getByRole('cell', { name: 'Rp 25.000' }).isVisible()).toBe(true);
@@ -134,9 +146,15 @@ describe.each([
 
   it('refreshes by itself: a charge created while it is open appears', async ({ browser }) => {
     const { sandbox, client } = await start();
-    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled);
+    // With JavaScript on, the page's own timer is moved on rather than waited for; a meta
+    // refresh (JavaScript off) is the browser's, which no clock of the page's moves.
+    const { page, consoleErrors } = await openDashboard(browser, sandbox, javaScriptEnabled, {
+      clock: javaScriptEnabled,
+    });
+    expect(await page.getByText(`This page refreshes every ${REFRESH_MS / 1000} seconds.`).isVisible()).toBe(true);
     expect(await page.getByText('No charges yet.').isVisible()).toBe(true);
     const id = await charge(client, 'while open');
+    if (javaScriptEnabled) await page.clock.fastForward(REFRESH_MS);
     await rowOf(page, id).waitFor({ timeout: 15_000 });
     expect(await rowOf(page, id).getByRole('button', { name: 'Pay', exact: true }).isVisible()).toBe(true);
     expect(consoleErrors).toEqual([]);

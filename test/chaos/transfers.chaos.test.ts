@@ -14,7 +14,7 @@
  * one call at a time, so the faults armed before a call hit that call and a
  * lane's schedule depends only on the seed. Lanes run side by side.
  *
- *   LUNAS_CHAOS_OPS    operations in all (default 300; thousands by hand)
+ *   LUNAS_CHAOS_OPS    operations in all (default 300; 2,000 in npm run test:slow; more by hand)
  *   LUNAS_CHAOS_SEED   replays a run: the seed is printed at the start
  *   LUNAS_CHAOS_LANES  lanes side by side (default: one per 8 operations, 4 to 128)
  *

@@ -1,4 +1,4 @@
-// Loaded with `node --import` after tsx: resolves every @modelcontextprotocol/* package as
+// Loaded with `node --import` (after tsx, where tsx is loaded): resolves every @modelcontextprotocol/* package as
 // Node does one that is not installed (ERR_MODULE_NOT_FOUND), so a test sees what a merchant
 // who never installed the optional peer dependency sees.
 import { register } from 'node:module';

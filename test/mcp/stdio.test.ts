@@ -1,8 +1,8 @@
 /**
  * The `lunas-mcp` command, as an MCP client runs it: spawned over stdio by
  * the official MCP client (`@modelcontextprotocol/client`), which lists the
- * tools and calls them as an agent does. The command runs from source in one
- * Node.js process with tsx loaded (as test/sandbox/cli.test.ts runs
+ * tools and calls them as an agent does. The command runs bundled from source
+ * for this run (test/helpers/build-commands.ts, as test/sandbox/cli.test.ts runs
  * `lunas-sandbox`); a sandbox of the test's own stands in for the live
  * service where one is needed, so `requests` shows what was sent.
  */
@@ -17,13 +17,12 @@ import { Client, ProtocolError, type CallToolResult, type ElicitRequest } from '
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox, type Sandbox } from 'lunas-sdk/testing';
+import { mcpCommand } from '../helpers/commands.js';
 import { eventually } from '../helpers/waiting.js';
 import { agentClient, confirms, LINE_BREAKERS, notASandbox, type Era, type Person } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = 'src/mcp/cli/main.ts';
-const NODE_WITH_TSX = ['--import', 'tsx'];
-/** A spawn, tsx's start and the MCP handshake on a loaded machine. */
+/** A spawn, the command's start and the MCP handshake on a loaded machine. */
 const SPAWN_MS = 45_000;
 const KEY = 'sk_test_mcp_stdio_never_shown_42';
 
@@ -50,9 +49,10 @@ async function lunasMcp(
   flags: string[],
   { env = {}, person, era = 'legacy' }: { env?: Record<string, string>; person?: Person; era?: Era } = {},
 ): Promise<Session> {
+  const [node, bundle] = mcpCommand();
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...NODE_WITH_TSX, CLI, ...flags],
+    command: node,
+    args: [bundle, ...flags],
     env: { ...getDefaultEnvironment(), ...env },
     cwd: ROOT,
     stderr: 'pipe',
@@ -70,8 +70,9 @@ async function lunasMcp(
 
 /** The command run without an MCP client: its exit code and what it printed. */
 function run(flags: string[], { env = {}, hideMcp = false }: { env?: Record<string, string>; hideMcp?: boolean } = {}) {
-  const loaders = hideMcp ? [...NODE_WITH_TSX, '--import', './test/mcp/hide-mcp-packages.mjs'] : NODE_WITH_TSX;
-  const child = spawn(process.execPath, [...loaders, CLI, ...flags], {
+  const [node, bundle] = mcpCommand();
+  const loaders = hideMcp ? ['--import', './test/mcp/hide-mcp-packages.mjs'] : [];
+  const child = spawn(node, [...loaders, bundle, ...flags], {
     cwd: ROOT,
     env: { ...getDefaultEnvironment(), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

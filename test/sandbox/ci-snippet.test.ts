@@ -9,11 +9,10 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { sandboxCommand } from '../helpers/commands.js';
 import { listenForTest } from '../helpers/recorders.js';
 
 /** The shell block of the guide that starts `lunas-sandbox --port 4010` in the background. */
@@ -57,14 +56,11 @@ describe("docs/testing.md's CI snippet", () => {
       }
       await rm(dir, { recursive: true, force: true });
     });
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const main = resolve('src/testing/cli/main.ts');
+    const [node, bundle] = sandboxCommand();
+    const main = resolve(bundle);
     await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
     const bin = join(dir, 'node_modules/.bin/lunas-sandbox');
-    await writeFile(
-      bin,
-      `#!/bin/sh\necho $$ >> '${pids}'\nexec '${process.execPath}' --import '${tsx}' '${main}' "$@"\n`,
-    );
+    await writeFile(bin, `#!/bin/sh\necho $$ >> '${pids}'\nexec '${node}' '${main}' "$@"\n`);
     await chmod(bin, 0o755);
     // A project of its own, as a merchant's: npx looks for the bin in its node_modules.
     await writeFile(join(dir, 'package.json'), '{ "name": "ci-snippet", "private": true }\n');

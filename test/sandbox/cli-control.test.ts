@@ -1,40 +1,22 @@
 /**
  * The `lunas-sandbox` subcommands, run as a merchant runs them (a separate
- * process, through tsx) against a sandbox this test started: each acts or
- * reads through the control surface, prints lines for a person or, with
- * `--json`, what the sandbox's helper returns; a wrong command line exits 2
- * with usage, a refusal or an absent sandbox exits 1; the key is never printed.
+ * process, bundled from source for the run) against a sandbox this test
+ * started: each acts or reads through the control surface, prints lines for
+ * a person or, with `--json`, what the sandbox's helper returns; a wrong
+ * command line exits 2 with usage, a refusal or an absent sandbox exits 1;
+ * the key is never printed.
  */
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
 import { listenForTest } from '../helpers/recorders.js';
 import { call, createCharge, createTransfer, sandbox } from './helpers.js';
+import { type Run, runSandboxCli as cli } from '../helpers/commands.js';
 import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
-const TSX = 'node_modules/.bin/tsx';
-const CLI = 'src/testing/cli/main.ts';
-
-/** A slow tsx start on a loaded machine, a few times per test. */
+/** A slow start of the command on a loaded machine, a few times per test. */
 const CLI_TEST_MS = 60_000;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `lunas-sandbox …args` with `env` (and no LUNAS_* of the test's own environment). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const { LUNAS_BASE_URL: _url, LUNAS_API_KEY: _key, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { env: { ...inherited, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
-  });
-}
 
 /** The sandbox's URL and key as a merchant's shell has them. */
 const envOf = (box: Sandbox): Record<string, string> => ({ LUNAS_BASE_URL: box.url, LUNAS_API_KEY: box.apiKey });
@@ -204,7 +186,7 @@ describe('lunas-sandbox subcommands', () => {
         [['charges', '--url', 'http://example.com:4010'], /--url must name a sandbox on this machine/],
       ];
       const runs: Run[] = [];
-      // A few at a time: a loaded machine starts tsx slowly.
+      // A few at a time: a loaded machine starts processes slowly.
       for (let at = 0; at < cases.length; at += 3) {
         runs.push(...(await Promise.all(cases.slice(at, at + 3).map(([args]) => cli(args, env)))));
       }

@@ -5,35 +5,19 @@
  * started. cli-subcommands.test.ts pins what each one asks and prints against
  * a stand-in; here the routes are the sandbox's own.
  */
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
+import { type Run, runSandboxCli } from '../helpers/commands.js';
 import { createCharge, createTransfer, sandbox } from './helpers.js';
 
-const TSX = 'node_modules/.bin/tsx';
-const CLI = 'src/testing/cli/main.ts';
-
-/** A slow tsx start on a loaded machine, a few times per test. */
+/** A slow start of the command on a loaded machine, a few times per test. */
 const CLI_TEST_MS = 60_000;
 
 const T0 = new Date('2026-05-04T10:00:00.000Z');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `lunas-sandbox …args` against `box` (and no LUNAS_* of the test's own environment). */
-function cli(box: Sandbox, args: string[]): Promise<Run> {
-  const { LUNAS_BASE_URL: _url, LUNAS_API_KEY: _key, ...inherited } = process.env;
-  const env = { ...inherited, LUNAS_BASE_URL: box.url, LUNAS_API_KEY: box.apiKey };
-  return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
-  });
-}
+/** Runs `lunas-sandbox …args` against `box`. */
+const cli = (box: Sandbox, args: string[]): Promise<Run> =>
+  runSandboxCli(args, { LUNAS_BASE_URL: box.url, LUNAS_API_KEY: box.apiKey });
 
 describe('lunas-sandbox subcommands for a marketplace and the clock', () => {
   it(

@@ -6,16 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { listenForTest } from '../helpers/recorders.js';
+import { sandboxCommand } from '../helpers/commands.js';
 import { sleep } from '../helpers/waiting.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
-const CLI = 'src/testing/cli/main.ts';
-/**
- * The command in one Node.js process, tsx loaded into it: the tsx command would
- * run it in a child and relay signals, and under load a relayed SIGTERM could
- * end the wrapper before the command's own handler closed the sandbox (exit 143).
- */
-const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 /** Kills `child` after the current test unless it has exited. */
 function killAfterTest(child: ChildProcess): void {
   onTestFinished(() => {
@@ -24,7 +18,8 @@ function killAfterTest(child: ChildProcess): void {
 }
 
 function run(args: string[]) {
-  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), CLI, ...args], {
+  const [node, bundle] = sandboxCommand();
+  const child = spawn(node, [bundle, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);
@@ -50,7 +45,7 @@ async function waitForOutput(output: () => { stdout: string }, pattern: RegExp, 
 const waitForUrl = (output: () => { stdout: string }) =>
   waitForOutput(output, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
 
-/** Two waits of up to 15 s each (start, then the delivery's line) under a loaded machine's slow tsx start. */
+/** Two waits of up to 15 s each (start, then the delivery's line) under a loaded machine's slow start of the command. */
 const CLI_WEBHOOK_TEST_MS = 45_000;
 
 /** Creates a charge on the command's sandbox, which records (and delivers) `payment_charge.created`. */

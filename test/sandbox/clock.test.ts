@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SandboxError, type InProcessSandboxOptions, type Sandbox } from '../../src/testing/index.js';
 import { rejection } from '../helpers/rejection.js';
+import { NODE_WITH_TSX } from '../helpers/tsx.js';
 import { eventually } from '../helpers/waiting.js';
 import { call, createCharge, inProcessSandbox, sandbox, validCharge } from './helpers.js';
 import { webhookReceiver } from './webhook-receiver.js';
@@ -334,7 +335,8 @@ describe('the expiry timer', () => {
       console.log(response.status);
     `,
     );
-    const child = spawn('node_modules/.bin/tsx', [program], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [node, ...loader] = NODE_WITH_TSX;
+    const child = spawn(node, [...loader, program], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const timeout = setTimeout(() => child.kill('SIGKILL'), 20_000);

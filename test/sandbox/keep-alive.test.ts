@@ -6,15 +6,16 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { NODE_WITH_TSX } from '../helpers/tsx.js';
 
-const tsx = 'node_modules/.bin/tsx';
 const PROGRAM = 'test/sandbox/left-open.ts';
 /** Far less than the 10-minute retry the program leaves pending, far more than tsx's start. */
 const PATIENCE_MS = 12_000;
 
 /** Runs the program; its exit code and output, or `exited: false` (and the child killed) after PATIENCE_MS. */
 function run(mode: 'leave' | 'await'): Promise<{ exited: boolean; code: number | null; out: string; err: string }> {
-  const child = spawn(tsx, [PROGRAM, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [node, ...loader] = NODE_WITH_TSX;
+  const child = spawn(node, [...loader, PROGRAM, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

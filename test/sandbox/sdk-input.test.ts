@@ -9,28 +9,18 @@
  * Number.MAX_SAFE_INTEGER, with cents up to 9999999999999.99, a larger one
  * only when a JSON number holds it exactly, none from 1e21.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/testing/index.js';
 import { thrown } from '../helpers/rejection.js';
+import { runSandboxCli as cli } from '../helpers/commands.js';
 import { call, createTransfer, sandbox } from './helpers.js';
 
-const TSX = 'node_modules/.bin/tsx';
-const CLI = 'src/testing/cli/main.ts';
 const CLI_TEST_MS = 60_000;
 const LARGEST = '9007199254740991';
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const { LUNAS_BASE_URL: _url, LUNAS_API_KEY: _key, ...inherited } = process.env;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(TSX, [CLI, ...args], { env: { ...inherited, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
-  });
-}
 const envOf = (box: Sandbox) => ({ LUNAS_BASE_URL: box.url, LUNAS_API_KEY: box.apiKey });
 
 describe('the accounts option refuses what addAccount refuses', () => {

@@ -6,27 +6,18 @@
  * delivery since the sandbox started was given up, whenever that happened
  * (before the wait too); an event delivered since (a redelivery) counts no more.
  */
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/testing/index.js';
 import { listenForTest } from '../helpers/recorders.js';
+import { type Run, runSandboxCli } from '../helpers/commands.js';
 import { call, createCharge, sandbox } from './helpers.js';
 import { webhookReceiver } from './webhook-receiver.js';
 
-const TSX = 'node_modules/.bin/tsx';
-const CLI = 'src/testing/cli/main.ts';
 const CLI_TEST_MS = 60_000;
 
-function cli(args: string[], box: Sandbox): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { LUNAS_BASE_URL: _url, LUNAS_API_KEY: _key, ...inherited } = process.env;
-  const env = { ...inherited, LUNAS_BASE_URL: box.url, LUNAS_API_KEY: box.apiKey };
-  return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { env, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], box: Sandbox): Promise<Run> =>
+  runSandboxCli(args, { LUNAS_BASE_URL: box.url, LUNAS_API_KEY: box.apiKey });
 
 /** A URL on 127.0.0.1 where nothing listens: every attempt is refused. */
 async function downUrl(): Promise<string> {

@@ -3,6 +3,7 @@
  * deliveries: what one create (an event sent) or one settle costs with 30,000
  * deliveries pending is a small multiple of its cost with 1,000, not 30 times
  * it. Ratios, not a time budget, so a loaded machine does not fail it.
+ * In `npm run test:slow`: the five runs, 30,000 deliveries each, take seconds of CPU.
  */
 import { describe, expect, it } from 'vitest';
 import { timePending } from './pending-timing.js';

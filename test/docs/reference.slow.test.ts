@@ -2,6 +2,7 @@
 // playwright-core (never a downloaded browser): the sidebar's categories in
 // reading order, guides named by their titles, and no internals on the pages.
 // Builds the reference first when docs/api is absent (`npm run docs`).
+// In `npm run test:slow`: the build and a visit of every page take most of a minute.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
