@@ -38,7 +38,7 @@ const FLOAT_MONEY = /\.toFixed\(|parseFloat\(|Number\([^)]*\b(?:amount|balance|f
 describe('examples', () => {
   test('no example or guide does money in floating point, which the Charges guide forbids', () => {
     const files = [
-      ...readdirSync('examples')
+      ...readdirSync('examples', { recursive: true, encoding: 'utf8' })
         .filter((name) => name.endsWith('.ts'))
         .map((name) => `examples/${name}`),
       ...readdirSync('docs')
@@ -47,6 +47,7 @@ describe('examples', () => {
       'README.md',
     ];
     expect(files).toContain('examples/reconcile-with-cli.ts');
+    expect(files).toContain('examples/settlement/worker.ts');
     const found = files.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(FLOAT_MONEY)].map((match) => `${file}: ${match[0]}`),
     );
