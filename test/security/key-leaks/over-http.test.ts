@@ -328,20 +328,25 @@ describe('the key where a caller put it, over real HTTP', () => {
   });
 });
 
+/** Three listings: a success, a 401 echoing the key in its body and a header, then a dropped connection. */
+async function successEchoAndDrop(sandbox: Sandbox, client: Client): Promise<void> {
+  await client.charges.list();
+  sandbox.inject({
+    kind: 'status',
+    status: 401,
+    body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
+    headers: { 'x-echo': `Bearer ${sandbox.apiKey}` },
+  });
+  await expect(client.charges.list()).rejects.toThrow(/401/);
+  sandbox.inject({ kind: 'drop' });
+  await rejection(client.charges.list(), APIConnectionError);
+}
+
 describe('request and response events over HTTP', () => {
   it('no event carries the key: not a success, a 401 echoing it, nor a connection failure', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 0 });
     const seen = recordEvents(client);
-    await client.charges.list();
-    sandbox.inject({
-      kind: 'status',
-      status: 401,
-      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
-      headers: { 'x-echo': `Bearer ${sandbox.apiKey}` },
-    });
-    await expect(client.charges.list()).rejects.toThrow(/401/);
-    sandbox.inject({ kind: 'drop' });
-    await rejection(client.charges.list(), APIConnectionError);
+    await successEchoAndDrop(sandbox, client);
 
     expect(responseEvents(seen).map((event) => event.status)).toEqual([200, 401, undefined]);
     for (const { event } of seen) {
@@ -356,16 +361,7 @@ describe('the tracing channels over HTTP', () => {
   it('no context carries the key: a success, a 401 echoing it, a connection failure', async () => {
     const { sandbox, client } = await start(undefined, { maxRetries: 0 });
     const trace = recordTracing();
-    await client.charges.list();
-    sandbox.inject({
-      kind: 'status',
-      status: 401,
-      body: { status: 'error', message: `Invalid key ${sandbox.apiKey}` },
-      headers: { 'x-echo': `Bearer ${sandbox.apiKey}` },
-    });
-    await expect(client.charges.list()).rejects.toThrow(/401/);
-    sandbox.inject({ kind: 'drop' });
-    await rejection(client.charges.list(), APIConnectionError);
+    await successEchoAndDrop(sandbox, client);
 
     expect(trace.contexts('operation').map((o) => o.status)).toEqual([200, 401, undefined]);
     for (const { seen, context } of trace.records) {
