@@ -1,5 +1,5 @@
 // Measurements 2 and 4: walking a charge list with the SDK's iterator.
-import { bareGet, kyGetter, listUrl, sdkClient } from './clients.js';
+import { bareGet, kyGetter, listUrl, sdkClient, undiciFetch } from './clients.js';
 import { compareOn, type BenchServer, type ServedComparison } from './server.js';
 import { sleep } from './stats.js';
 
@@ -12,11 +12,19 @@ function expectCount(label: string, seen: number, expected: number): void {
 
 /**
  * Measurement 2: `for await` over every item vs a bare fetch loop over pages,
- * with the same loop through ky alone as a reference in the same rounds.
+ * with the same loop through ky alone, and both again over `undiciFetch`, as
+ * references in the same rounds.
  */
 export async function walkList(server: BenchServer, total: number): Promise<ServedComparison> {
   const client = sdkClient(server.url);
+  const clientUndici = sdkClient(server.url, { fetch: undiciFetch });
   const ky = kyGetter(server.url);
+  const kyUndici = kyGetter(server.url, undiciFetch);
+  const walk = (label: string, lunas: typeof client) => async () => {
+    let n = 0;
+    for await (const _charge of lunas.charges.list({ pagesize: PAGE_SIZE })) n++;
+    expectCount(label, n, total);
+  };
   const pageLoop = (label: string, fetchPage: (page: number) => Promise<{ data: unknown }>) => async () => {
     let n = 0;
     for (let page = 1; ; page++) {
@@ -30,13 +38,15 @@ export async function walkList(server: BenchServer, total: number): Promise<Serv
   return compareOn(
     server,
     21,
-    async () => {
-      let n = 0;
-      for await (const _charge of client.charges.list({ pagesize: PAGE_SIZE })) n++;
-      expectCount('walk (sdk)', n, total);
-    },
+    walk('walk (sdk)', client),
     pageLoop('walk (bare)', (page) => bareGet(listUrl(server.url, page, PAGE_SIZE))),
-    { ky: pageLoop('walk (ky)', (page) => ky(`v1/payments/charges?page=${page}&pagesize=${PAGE_SIZE}`)) },
+    {
+      ky: pageLoop('walk (ky)', (page) => ky(`v1/payments/charges?page=${page}&pagesize=${PAGE_SIZE}`)),
+      sdkUndici: walk('walk (sdk, undiciFetch)', clientUndici),
+      kyUndici: pageLoop('walk (ky, undiciFetch)', (page) =>
+        kyUndici(`v1/payments/charges?page=${page}&pagesize=${PAGE_SIZE}`),
+      ),
+    },
   );
 }
 
