@@ -86,6 +86,16 @@ function caller(client: Client) {
     client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 }
 
+/** The tools a `readOnly` server serves, in order: the ones that only read. */
+export const READ_ONLY_TOOLS = [
+  'charges_retrieve',
+  'charges_list',
+  'transfers_list',
+  'payouts_list',
+  'payment_methods_list',
+  'sandbox_accounts_list',
+];
+
 /** The person who confirms: accepts with the box ticked. */
 export const confirms: Person = () => ({ action: 'accept', content: { confirm: true } });
 

@@ -19,6 +19,7 @@ import {
   content,
   LINE_BREAKERS,
   notASandbox,
+  READ_ONLY_TOOLS,
   sandbox,
   toolError,
   type Era,
@@ -130,14 +131,7 @@ describe('readOnly', () => {
   it('serves only the tools that read; the others cannot be called, and nothing is sent', async () => {
     const service = await sandbox();
     const { client, call } = await agent({ baseURL: service.url, apiKey: service.apiKey, readOnly: true });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
-      'charges_retrieve',
-      'charges_list',
-      'transfers_list',
-      'payouts_list',
-      'payment_methods_list',
-      'sandbox_accounts_list',
-    ]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_ONLY_TOOLS);
     for (const [name, args] of [
       ['transfers_create', TRANSFER],
       ['charges_create', { payment_method: 'qris', amount: 1000 }],

@@ -19,7 +19,15 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox, type Sandbox } from 'lunas-sdk/testing';
 import { mcpCommand } from '../helpers/commands.js';
 import { eventually } from '../helpers/waiting.js';
-import { agentClient, confirms, LINE_BREAKERS, notASandbox, type Era, type Person } from './helpers.js';
+import {
+  agentClient,
+  confirms,
+  LINE_BREAKERS,
+  notASandbox,
+  READ_ONLY_TOOLS,
+  type Era,
+  type Person,
+} from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** A spawn, the command's start and the MCP handshake on a loaded machine. */
@@ -321,14 +329,7 @@ describe('lunas-mcp over stdio', () => {
     async () => {
       const service = await sandbox();
       const { client, call } = await lunasMcp(['--url', service.url, '--api-key', KEY, '--read-only']);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
-        'charges_retrieve',
-        'charges_list',
-        'transfers_list',
-        'payouts_list',
-        'payment_methods_list',
-        'sandbox_accounts_list',
-      ]);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(READ_ONLY_TOOLS);
       await expect(call('transfers_create', TRANSFER)).rejects.toThrow(ProtocolError);
       await expect(call('charges_create', { payment_method: 'qris', amount: 1000 })).rejects.toThrow(ProtocolError);
       expect(service.requests).toEqual([]);
